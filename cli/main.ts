@@ -1,0 +1,18 @@
+import { Command, CommanderError } from 'commander';
+import { benchCommand } from './bench-command.ts';
+import { importCommand } from './import-command.ts';
+
+const program = new Command('suture')
+  .description('Sandboxed fork-and-trial repair for JavaScript')
+  .version('0.1.0')
+  .showHelpAfterError()
+  .addCommand(benchCommand())
+  .addCommand(importCommand());
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) process.exit(error.exitCode);
+  process.stderr.write(`suture: ${(error as Error)?.message ?? error}\n`);
+  process.exit(1);
+}

@@ -1,0 +1,288 @@
+import type { Block, Case, CandidateSpec, SandboxLimits, TrialReport, TrialResult } from '../../core/types.ts';
+import type { SandboxPool } from '../sandbox/sandbox-pool.ts';
+import { instrumentForCoverage } from '../localise/instrument.ts';
+import { rankSuspicious } from '../localise/rank-suspicious.ts';
+import { generateTemplateCandidates, normaliseSource } from '../generators/template/template-generator.ts';
+import type { LlmGenerator, LlmRepairInput } from '../generators/llm/llm-generator.ts';
+import { editSize, unifiedDiff } from './candidate-diff.ts';
+import { scoreCandidate } from './candidate-score.ts';
+import type { CandidateReport, EngineEvent, RepairResult } from './repair-report.ts';
+
+export interface RepairOptions {
+  /** Sandbox pool the trials run in (shared between jobs). */
+  pool: SandboxPool;
+  /** Candidate generators to use. @defaultValue ['template'] */
+  generators?: ('template' | 'llm')[];
+  /** The LLM generator, required when generators includes 'llm'. */
+  llm?: LlmGenerator;
+  /** Wall-clock budget for the whole search, ms. @defaultValue 30000 */
+  budgetMs?: number;
+  /** Most candidates tried. @defaultValue 20000 */
+  maxCandidates?: number;
+  /**
+   * Candidates still tried after the first plausible one, so that a smaller or more likely fix found a
+   * little later can win over an overfitted early one. @defaultValue 400
+   */
+  explore?: number;
+  /** Trials in flight at once. @defaultValue 2 × pool size */
+  concurrency?: number;
+  limits?: Partial<SandboxLimits>;
+  /** Failed candidates kept in the report (plausible ones are always kept). @defaultValue 200 */
+  keepFailed?: number;
+  onEvent?: (event: EngineEvent) => void;
+  signal?: AbortSignal;
+}
+
+/**
+ * Fork-and-trial repair of one block: run the original to see what fails, localise, then stream
+ * candidates from the generators into sandboxed trials, failing cases first and stopping each
+ * candidate at its first failing case, and pick the best plausible one.
+ */
+export async function repairBlock(block: Block, cases: Case[], options: RepairOptions): Promise<RepairResult> {
+  const started = performance.now();
+  const budgetMs = options.budgetMs ?? 30_000;
+  const deadline = started + budgetMs;
+  const maxCandidates = options.maxCandidates ?? 20_000;
+  const explore = options.explore ?? 400;
+  const keepFailed = options.keepFailed ?? 200;
+  const generators = options.generators ?? ['template'];
+  const emit = options.onEvent ?? (() => {});
+  const pool = options.pool;
+  let trials = 0;
+
+  const baseline = await pool.run({ block, cases, limits: options.limits });
+  trials += baseline.results.length;
+  const failingIds = new Set(baseline.results.filter((r) => r.outcome !== 'pass').map((r) => r.caseId));
+  if (baseline.compileError) for (const c of cases) failingIds.add(c.id);
+  emit({ type: 'baseline', failing: failingIds.size, total: cases.length });
+
+  const result: RepairResult = {
+    plausible: false,
+    candidates: [],
+    baseline,
+    localisation: [],
+    generated: 0,
+    tried: 0,
+    trials: 0,
+    ms: 0,
+    stoppedBy: 'exhausted',
+  };
+  if (failingIds.size === 0) {
+    result.stoppedBy = 'nothing-to-repair';
+    return finish();
+  }
+
+  // Failing cases first: they reject most candidates on the first trial.
+  const ordered = [...cases.filter((c) => failingIds.has(c.id)), ...cases.filter((c) => !failingIds.has(c.id))];
+
+  const localisation = await localise(block, cases, baseline, pool, options.limits);
+  trials += localisation.trials;
+  result.localisation = localisation.ranking;
+  emit({ type: 'localised', top: localisation.ranking.slice(0, 5) });
+
+  const firstError = baseline.results.find((r) => r.outcome === 'threw')?.error;
+  const seen = new Set<string>([safeNormalise(block.source)]);
+  const llmQueue: CandidateSpec[] = [];
+  let llmActive = 0;
+  let templateIter: Iterator<CandidateSpec> | undefined = generators.includes('template')
+    ? generateTemplateCandidates(block, localisation.ranking, { maxCandidates }, firstError
+        ? { name: firstError.name, message: firstError.message, offset: firstError.offset }
+        : undefined)[Symbol.iterator]()
+    : undefined;
+
+  const llmInput = generators.includes('llm') && options.llm ? buildLlmInput(block, ordered, baseline) : undefined;
+  const llmRound = async (iterable: AsyncIterable<CandidateSpec>) => {
+    llmActive++;
+    try {
+      for await (const spec of iterable) llmQueue.push(spec);
+    } finally {
+      llmActive--;
+    }
+  };
+  const llmRounds: Promise<void>[] = [];
+  if (llmInput && options.llm) llmRounds.push(llmRound(options.llm.generate(llmInput)));
+  let refined = false;
+
+  let firstPlausibleTried: number | undefined;
+  let failedKept = 0;
+  const concurrency = options.concurrency ?? Math.max(2, (pool.size ?? 2) * 2);
+
+  const nextSpec = (): CandidateSpec | undefined => {
+    while (true) {
+      let spec = llmQueue.shift();
+      if (!spec && templateIter) {
+        const n = templateIter.next();
+        if (n.done) templateIter = undefined;
+        else spec = n.value;
+      }
+      if (!spec) return undefined;
+      const key = safeNormalise(spec.source);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      result.generated++;
+      return spec;
+    }
+  };
+
+  const stopReason = (): RepairResult['stoppedBy'] | undefined => {
+    if (options.signal?.aborted) return 'aborted';
+    if (performance.now() > deadline) return 'budget';
+    if (result.tried >= maxCandidates) return 'candidate-limit';
+    if (firstPlausibleTried !== undefined && result.tried >= firstPlausibleTried + explore && llmActive === 0) return 'converged';
+    return undefined;
+  };
+
+  const tryOne = async (spec: CandidateSpec): Promise<void> => {
+    const rank = ++result.tried;
+    const report: TrialReport = await pool.run({ block: { ...block, source: spec.source }, cases: ordered, limits: options.limits, stopOnFirstFailure: true });
+    trials += report.results.length;
+    const passed = countLeadingPasses(report.results);
+    const plausible = !report.compileError && passed === ordered.length;
+    const candidate: CandidateReport = {
+      rank,
+      generator: spec.generator,
+      description: spec.description,
+      prior: spec.prior,
+      suspect: spec.suspect ?? false,
+      source: spec.source,
+      diff: '',
+      editSize: editSize(block.source, spec.source),
+      status: report.compileError ? 'compile-error' : plausible ? 'plausible' : 'failed',
+      passed,
+      total: ordered.length,
+      trials: report.results,
+      ms: report.ms,
+      compileError: report.compileError,
+    };
+    if (plausible) {
+      candidate.diff = unifiedDiff(block.source, spec.source);
+      candidate.score = scoreCandidate(candidate);
+      if (firstPlausibleTried === undefined) {
+        firstPlausibleTried = rank;
+        result.firstPlausibleMs = performance.now() - started;
+      }
+      result.candidates.push(candidate);
+      emit({ type: 'plausible', candidate });
+    } else if (failedKept < keepFailed) {
+      failedKept++;
+      candidate.diff = unifiedDiff(block.source, spec.source);
+      result.candidates.push(candidate);
+    }
+    emit({ type: 'candidate', candidate });
+  };
+
+  // A fixed number of lanes pull candidates until the search stops; LLM candidates jump the queue.
+  const lane = async (): Promise<void> => {
+    while (true) {
+      const reason = stopReason();
+      if (reason) {
+        if (result.stoppedBy === 'exhausted') result.stoppedBy = reason;
+        return;
+      }
+      const spec = nextSpec();
+      if (!spec) {
+        if (llmActive > 0) {
+          await delay(20);
+          continue;
+        }
+        if (llmInput && options.llm && !refined && firstPlausibleTried === undefined) {
+          refined = true;
+          llmRounds.push(llmRound(options.llm.refine(llmInput, feedbackFrom(result.candidates))));
+          continue;
+        }
+        return;
+      }
+      await tryOne(spec);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, lane));
+  await Promise.allSettled(llmRounds);
+  if (options.llm && llmInput) {
+    const u = options.llm.usage();
+    result.llm = { requests: u.requests, failures: u.failures, promptTokens: u.promptTokens, completionTokens: u.completionTokens, costUsd: u.costUsd };
+  }
+  return finish();
+
+  function finish(): RepairResult {
+    const plausible = result.candidates.filter((c) => c.status === 'plausible');
+    plausible.sort((a, b) => (a.score ?? 0) - (b.score ?? 0) || a.rank - b.rank);
+    result.winner = plausible[0];
+    result.plausible = plausible.length > 0;
+    result.candidates.sort((a, b) => a.rank - b.rank);
+    result.trials = trials;
+    result.ms = performance.now() - started;
+    emit({ type: 'done', result });
+    return result;
+  }
+}
+
+async function localise(block: Block, cases: Case[], baseline: TrialReport, pool: SandboxPool, limits?: Partial<SandboxLimits>) {
+  const throwOffsets = baseline.results.flatMap((r) => (r.error?.offset !== undefined ? [r.error.offset] : []));
+  let runs: { passed: boolean; covered: number[] }[] = [];
+  let probes: ReturnType<typeof instrumentForCoverage>['probes'] = [];
+  let trials = 0;
+  try {
+    const instrumented = instrumentForCoverage(block);
+    probes = instrumented.probes;
+    const report = await pool.run({ block: instrumented.block, cases, limits, coverage: true });
+    trials = report.results.length;
+    if (!report.compileError) {
+      const byId = new Map(report.results.map((r) => [r.caseId, r]));
+      runs = baseline.results.map((r) => ({ passed: r.outcome === 'pass', covered: byId.get(r.caseId)?.covered ?? [] }));
+    }
+  } catch {
+    // Source the instrumenter cannot handle still gets a uniform ranking below.
+  }
+  return { ranking: rankSuspicious(probes, runs, throwOffsets), trials };
+}
+
+function buildLlmInput(block: Block, ordered: Case[], baseline: TrialReport): LlmRepairInput {
+  const byId = new Map(baseline.results.map((r) => [r.caseId, r]));
+  const failing: LlmRepairInput['failing'] = [];
+  const passing: LlmRepairInput['passing'] = [];
+  for (const c of ordered) {
+    const r = byId.get(c.id);
+    if (r && r.outcome !== 'pass') {
+      if (failing.length < 5) failing.push({ args: c.args, script: c.script, expected: c.expect, actual: r.actual, error: r.error ? `${r.error.name}: ${r.error.message}` : r.outcome });
+    } else if (passing.length < 3) {
+      passing.push({ args: c.args, script: c.script, expected: c.expect });
+    }
+  }
+  const err = baseline.results.find((r) => r.error)?.error;
+  return { block, description: block.description, error: err ? { name: err.name, message: err.message, stack: err.stack } : undefined, failing, passing };
+}
+
+function feedbackFrom(candidates: CandidateReport[]) {
+  return candidates
+    .filter((c) => c.generator.startsWith('llm:') && c.status !== 'plausible')
+    .sort((a, b) => b.passed - a.passed)
+    .slice(0, 3)
+    .map((c) => ({ source: c.source, failures: c.trials.filter((t) => t.outcome !== 'pass').map(describeFailure) }));
+}
+
+export function describeFailure(t: TrialResult): string {
+  if (t.error) return `${t.caseId}: ${t.outcome} ${t.error.name}: ${t.error.message}`;
+  if (t.outcome === 'wrong-result') return `${t.caseId}: wrong result ${JSON.stringify(t.actual)?.slice(0, 200)}`;
+  return `${t.caseId}: ${t.outcome}`;
+}
+
+function countLeadingPasses(results: TrialResult[]): number {
+  let n = 0;
+  for (const r of results) {
+    if (r.outcome !== 'pass') break;
+    n++;
+  }
+  return n;
+}
+
+function safeNormalise(source: string): string {
+  try {
+    return normaliseSource(source);
+  } catch {
+    return source;
+  }
+}
+
+function delay(ms: number) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
