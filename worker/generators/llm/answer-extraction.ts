@@ -1,0 +1,69 @@
+import { LlmAnswerError } from './llm-errors.ts';
+
+/** Largest replacement source accepted from a model, in UTF-8 bytes. */
+export const MAX_SOURCE_BYTES = 50_000;
+
+/** Longest candidate description kept from a model's explanation, in characters. */
+export const MAX_EXPLANATION_CHARS = 240;
+
+export interface ModelAnswer {
+  source: string;
+  explanation: string;
+}
+
+/**
+ * Pulls `{"source", "explanation"}` out of a model's message. Servers that ignore
+ * `response_format` wrap the object in prose or a code fence, so after a direct parse this tries
+ * each fenced block, then the outermost braces.
+ * @throws LlmAnswerError when no JSON object with a string `source` is found, or it is too large.
+ */
+export function extractAnswer(content: string | null | undefined): ModelAnswer {
+  if (typeof content !== 'string' || content.trim() === '') {
+    throw new LlmAnswerError('ERR_LLM_EMPTY', 'the model returned no content');
+  }
+  const parsed = firstJsonObject(content);
+  if (parsed === undefined) throw new LlmAnswerError('ERR_LLM_NO_JSON', 'no JSON object in the answer');
+  const { source, explanation } = parsed as { source?: unknown; explanation?: unknown };
+  if (typeof source !== 'string' || source.trim() === '') {
+    throw new LlmAnswerError('ERR_LLM_SHAPE', 'answer has no string `source`');
+  }
+  if (Buffer.byteLength(source, 'utf8') > MAX_SOURCE_BYTES) {
+    throw new LlmAnswerError('ERR_LLM_TOO_LARGE', `source exceeds ${MAX_SOURCE_BYTES} bytes`);
+  }
+  return {
+    source: stripCodeFence(source).trim(),
+    explanation: oneLine(typeof explanation === 'string' ? explanation : '', MAX_EXPLANATION_CHARS),
+  };
+}
+
+function firstJsonObject(content: string): object | undefined {
+  const attempts = [content];
+  for (const match of content.matchAll(/```[A-Za-z]*[^\S\n]*\n([\s\S]*?)```/g)) attempts.push(match[1]!);
+  const open = content.indexOf('{');
+  const close = content.lastIndexOf('}');
+  if (open !== -1 && close > open) attempts.push(content.slice(open, close + 1));
+  for (const text of attempts) {
+    const value = tryJson(text.trim());
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value;
+  }
+  return undefined;
+}
+
+function tryJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+// Models often put the fence inside the JSON string itself.
+function stripCodeFence(source: string): string {
+  const fenced = /^\s*```[A-Za-z]*[^\S\n]*\n([\s\S]*?)\n?```\s*$/.exec(source);
+  return fenced ? fenced[1]! : source;
+}
+
+function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}
