@@ -37,16 +37,51 @@ export function extractAnswer(content: string | null | undefined): ModelAnswer {
 }
 
 function firstJsonObject(content: string): object | undefined {
-  const attempts = [content];
-  for (const match of content.matchAll(/```[A-Za-z]*[^\S\n]*\n([\s\S]*?)```/g)) attempts.push(match[1]!);
-  const open = content.indexOf('{');
-  const close = content.lastIndexOf('}');
-  if (open !== -1 && close > open) attempts.push(content.slice(open, close + 1));
-  for (const text of attempts) {
-    const value = tryJson(text.trim());
-    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value;
+  // Reasoning models served through compatible endpoints often prepend their thoughts.
+  const text = content.replace(/<think>[\s\S]*?<\/think>/g, '');
+  const attempts = [text];
+  for (const match of text.matchAll(/```[A-Za-z]*[^\S\n]*\n([\s\S]*?)```/g)) attempts.push(match[1]!);
+  attempts.push(...balancedObjects(text));
+  let fallback: object | undefined;
+  for (const attempt of attempts) {
+    const value = tryJson(attempt.trim());
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) continue;
+    if ('source' in value) return value;
+    fallback ??= value;
   }
-  return undefined;
+  return fallback;
+}
+
+/** Brace-balanced substrings (strings respected), outermost first; a bounded number of starts. */
+function balancedObjects(text: string, maxStarts = 50): string[] {
+  const found: string[] = [];
+  // Each start scans forward, so both the starts and the text are bounded to keep this linear-ish.
+  if (text.length > 200_000) return found;
+  let from = 0;
+  for (let tries = 0; tries < maxStarts; tries++) {
+    const start = text.indexOf('{', from);
+    if (start === -1) break;
+    const end = matchingBrace(text, start);
+    if (end !== -1) found.push(text.slice(start, end + 1));
+    // Nested objects are only worth trying when the outer one fails, so scan inside it next.
+    from = start + 1;
+  }
+  return found;
+}
+
+function matchingBrace(text: string, start: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < text.length; i++) {
+    const ch = text[i];
+    if (inString) {
+      if (ch === '\\') i++;
+      else if (ch === '"') inString = false;
+    } else if (ch === '"') inString = true;
+    else if (ch === '{') depth++;
+    else if (ch === '}' && --depth === 0) return i;
+  }
+  return -1;
 }
 
 function tryJson(text: string): unknown {

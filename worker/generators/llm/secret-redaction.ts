@@ -23,7 +23,9 @@ const PATTERNS: readonly RegExp[] = [
   /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g,
 ];
 
-const BEARER = /\b(Bearer|Basic|Token)(\s+)[A-Za-z0-9._~+/=-]{8,}/gi;
+// Prose such as "Bearer authentication" or "Basic validation" must survive (it may be in the
+// block's comments), so a credential needs a digit, or a length no English word has.
+const BEARER = /\b(Bearer|Basic)(\s+)((?=[A-Za-z._~+/=-]*[0-9])[A-Za-z0-9._~+/=-]{8,}|[A-Za-z0-9._~+/=-]{24,})/gi;
 
 /** Replaces bearer tokens, JWT-shaped strings and well-known API key shapes with `[REDACTED]`. */
 export function redactSecrets(text: string): string {
