@@ -258,6 +258,30 @@ describe('LlmGenerator against a local OpenAI-compatible server', () => {
     assert.equal(server.requests.length, 3);
   });
 
+  test('an older server that rejects max_completion_tokens and temperature gets max_tokens and no temperature', async () => {
+    const { server, baseURL } = await stub((req, res) => {
+      if ('max_completion_tokens' in req.body) sendJson(res, 400, '{"error": {"message": "Unrecognized request argument supplied: max_completion_tokens"}}');
+      else if ('temperature' in req.body) sendJson(res, 422, '{"error": {"message": "temperature is not supported with this model"}}');
+      else sendJson(res, 200, answer(FIXED));
+    });
+    const llm = new LlmGenerator({ baseURL, apiKey: 'k', model: 'm', samples: 1, maxOutputTokens: 512 });
+    const { items } = await collect(llm.generate(input));
+    assert.equal(items.length, 1);
+    assert.equal(server.requests.length, 3);
+    assert.equal(server.requests[2]!.body.max_tokens, 512);
+    assert.equal(llm.usage().failures, 0);
+  });
+
+  test('a 400 about anything else is a failure, not retried', async () => {
+    const { server, baseURL } = await stub((_req, res) => sendJson(res, 400, '{"error": {"message": "model not found"}}'));
+    const llm = new LlmGenerator({ baseURL, apiKey: 'k', model: 'm', samples: 1 });
+    const { items } = await collect(llm.generate(input));
+    assert.equal(items.length, 0);
+    assert.equal(server.requests.length, 1);
+    assert.equal(llm.usage().failures, 1);
+    assert.match(llm.usage().lastError ?? '', /model not found/);
+  });
+
   test('the AbortSignal cancels requests in flight; generate ends without throwing', async () => {
     const { server, baseURL } = await stub(() => undefined);
     const controller = new AbortController();
@@ -293,6 +317,19 @@ describe('LlmGenerator against a local OpenAI-compatible server', () => {
       () => new LlmGenerator({ model: 'm', apiKey: 'k', prices: { m: { inputPerMTok: -1, outputPerMTok: 1 } } }),
       (e: unknown) => e instanceof LlmConfigError && e.code === 'ERR_LLM_CONFIG' && e.key === 'prices.m.inputPerMTok',
     );
+  });
+
+  test('no key and no endpoint is a configuration error; a local endpoint needs no key', () => {
+    const saved = { key: process.env.OPENAI_API_KEY, url: process.env.OPENAI_BASE_URL };
+    delete process.env.OPENAI_API_KEY;
+    delete process.env.OPENAI_BASE_URL;
+    try {
+      assert.throws(() => new LlmGenerator({ model: 'm' }), (e: unknown) => e instanceof LlmConfigError && e.key === 'apiKey');
+      assert.equal(new LlmGenerator({ model: 'm', baseURL: 'http://127.0.0.1:1/v1' }).name, 'llm');
+    } finally {
+      if (saved.key !== undefined) process.env.OPENAI_API_KEY = saved.key;
+      if (saved.url !== undefined) process.env.OPENAI_BASE_URL = saved.url;
+    }
   });
 });
 
