@@ -54,7 +54,7 @@ function systemPrompt(input: LlmRepairInput): string {
     'You repair one JavaScript function that throws or returns a wrong result.',
     'Make the smallest change that fixes the failing inputs and keeps the behaviour on the passing examples exactly.',
     'Do not special-case the failing inputs, do not return constants, do not delete the failing logic, and do not wrap the body in a try/catch that hides errors.',
-    'The code runs in a sandbox with no modules, network, file system or timers: do not use require, import or process.',
+    'The code runs in a sandbox with no modules, network or file system: do not use require, import or process.',
     '',
     'Answer with one JSON object and nothing else:',
     '{"source": "<the full replacement code>", "explanation": "<one sentence: what was wrong and what you changed>"}',
