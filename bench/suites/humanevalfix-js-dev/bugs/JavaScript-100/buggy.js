@@ -1,0 +1,10 @@
+
+const makeAPile = (n) => {
+  let t = []
+  for (let i = n; i < n * 3; i += 2) {
+    t.push(i)
+    t.push(n)
+  }
+  return t
+}
+

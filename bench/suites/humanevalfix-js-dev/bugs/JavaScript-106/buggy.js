@@ -1,0 +1,14 @@
+
+const f = (n) => {
+  let f = 1
+  let p = 0
+  let k = []
+  for (let i = 1; i <= n; i++) {
+    p += i;
+    f *= i;
+    if (f % 2 == 0) { k.push(f) }
+    else { k.push(p) }
+  }
+  return k
+}
+

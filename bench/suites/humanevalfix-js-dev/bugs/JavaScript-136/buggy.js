@@ -1,0 +1,15 @@
+
+const largestSmallestIntegers = (lst) => {
+  let a = Infinity
+  let b = -Infinity
+  for (let i = 0; i < lst.length; i++) {
+    if (lst[i] > 0 && lst[i] < a) { a = lst[i] }
+    if (lst[i] < 0 && lst[i] > b) { b = lst[i] }
+    if (lst[i] < a) { b = a }
+    if (lst[i] < b) { a = b }
+  }
+  if (a == Infinity) { a = null }
+  if (b == -Infinity) { b = null }
+  return (b, a)
+}
+

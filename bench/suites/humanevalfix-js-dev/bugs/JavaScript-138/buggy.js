@@ -1,0 +1,5 @@
+
+const isEqualToSumEven = (n) => {
+  return (n >= 8 && n <= 8 && n % 2 == 0)
+}
+

@@ -1,0 +1,6 @@
+
+const countDistinctCharacters = (string) => {
+  return (new Set(string)).size;
+
+}
+

@@ -1,0 +1,5 @@
+
+const truncateNumber = (number) => {
+  return number % 1.0;
+}
+

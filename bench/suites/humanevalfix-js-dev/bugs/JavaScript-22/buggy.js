@@ -1,0 +1,6 @@
+
+const filterIntegers = (values) => {
+  values.filter(x => Number.isInteger(x));
+  return values;
+}
+

@@ -1,0 +1,5 @@
+
+const filterIntegers = (values) => {
+  return values.filter(x => Number.isInteger(x));
+}
+

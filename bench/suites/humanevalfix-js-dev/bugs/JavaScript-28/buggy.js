@@ -1,0 +1,5 @@
+
+const concatenate = (strings) => {
+  return strings.join(' ');
+}
+

@@ -1,0 +1,5 @@
+
+const getPositive = (l) => {
+  return l.filter(e => e > 0);
+}
+

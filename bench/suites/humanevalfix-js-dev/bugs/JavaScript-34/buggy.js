@@ -1,0 +1,5 @@
+
+const unique = (l) => {
+  return l.sort((a, b) => (a - b));
+}
+

@@ -1,0 +1,5 @@
+
+const unique = (l) => {
+  return Array.from(new Set(l)).sort((a, b) => (a - b));
+}
+

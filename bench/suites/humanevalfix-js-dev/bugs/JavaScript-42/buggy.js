@@ -1,0 +1,5 @@
+
+const incrList = (l) => {
+  return l.map(e => e + 2);
+}
+

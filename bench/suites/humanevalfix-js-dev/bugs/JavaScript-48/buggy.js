@@ -1,0 +1,8 @@
+
+const isPalindrome = (text) => {
+  for (let i = 0; i < text.length; i++)
+    if (text[i] != text.at(-i))
+      return false;
+  return true;
+}
+

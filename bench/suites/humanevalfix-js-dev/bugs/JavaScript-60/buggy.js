@@ -1,0 +1,5 @@
+
+const sumToN = (n) => {
+  return n * n / 2;
+}
+

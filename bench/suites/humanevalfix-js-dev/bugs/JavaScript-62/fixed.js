@@ -1,0 +1,5 @@
+
+const derivative = (xs) => {
+  return xs.map((x, i) => x * i).slice(1);
+}
+

@@ -1,0 +1,8 @@
+
+const pluck = (arr) => {
+  if (arr.length == 0) return [];
+  var evens = arr.filter(x => x % 2 == 0);
+  if (evens.length == 0) return [];
+  return [Math.min(...evens), arr.indexOf(Math.min(...evens))];
+}
+

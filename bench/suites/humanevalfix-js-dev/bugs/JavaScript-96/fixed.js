@@ -1,0 +1,13 @@
+
+const countUpTo = (n) => {
+  let t = []
+  for (let i = 2; i < n; i++) {
+    let p = 1
+    for (let j = 2; j * j <= i; j++) {
+      if (i % j == 0) { p = 0; break }
+    }
+    if (p == 1) { t.push(i) }
+  }
+  return t
+}
+

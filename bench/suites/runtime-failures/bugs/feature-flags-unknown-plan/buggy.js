@@ -1,0 +1,10 @@
+function canUseFeature(account, feature, planFeatures) {
+  if (account.suspended) {
+    return false;
+  }
+  const overrides = account.overrides || {};
+  if (Object.hasOwn(overrides, feature)) {
+    return overrides[feature] === true;
+  }
+  return planFeatures[account.plan].includes(feature);
+}
