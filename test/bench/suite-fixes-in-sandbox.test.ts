@@ -1,0 +1,117 @@
+/**
+ * The committed suites, judged by the real sandbox: every runtime-failures bug fails a visible case on
+ * buggy.js (and its recorded cases pass there, since they are recorded successful calls), and its
+ * fixed.js passes every visible and hidden case; a sample of the imported dev suite's fixes pass too.
+ */
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import type { Block, Case, TrialReport } from '../../core/types.ts';
+import { importHumanEvalFix } from '../../bench/import/humanevalfix.ts';
+import { loadSuite, type SuiteBug } from '../../bench/suite/suite-loader.ts';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const poolFile = path.join(root, 'worker/sandbox/sandbox-pool.ts');
+const suitesDir = path.join(root, 'bench/suites');
+
+interface Pool {
+  run(req: { block: Block; cases: Case[] }): Promise<TrialReport>;
+  close(): Promise<void> | void;
+}
+
+describe('committed suites in the real sandbox', { skip: existsSync(poolFile) ? false : 'worker/sandbox/sandbox-pool.ts not present' }, () => {
+  let pool: Pool;
+  before(async () => {
+    const { SandboxPool } = await import(poolFile);
+    pool = new SandboxPool({ size: 2 });
+  });
+  after(async () => {
+    await pool?.close();
+  });
+
+  const outcomes = async (source: string, bug: SuiteBug, cases: Case[]) => {
+    const report = await pool.run({ block: { source, entry: bug.entry }, cases });
+    assert.equal(report.compileError, undefined, `${bug.id}: ${report.compileError?.message}`);
+    return new Map(report.results.map((r) => [r.caseId, r]));
+  };
+
+  it('runtime-failures: buggy fails a visible case, its recorded cases pass; fixed passes everything', async () => {
+    const suite = await loadSuite(path.join(suitesDir, 'runtime-failures'));
+    for (const bug of suite.bugs) {
+      const buggy = await outcomes(bug.block.source, bug, bug.cases);
+      const failing = bug.cases.filter((c) => buggy.get(c.id)?.outcome !== 'pass');
+      assert.ok(failing.length > 0, `${bug.id}: buggy.js fails no visible case`);
+      for (const c of bug.cases.filter((c) => c.kind === 'recorded')) {
+        assert.equal(buggy.get(c.id)?.outcome, 'pass', `${bug.id} ${c.id}: a recorded call must pass on buggy.js`);
+      }
+      const fixedSource = await readFile(bug.fixedPath!, 'utf8');
+      const fixed = await outcomes(fixedSource, bug, [...bug.cases, ...bug.hidden]);
+      for (const c of [...bug.cases, ...bug.hidden]) {
+        const r = fixed.get(c.id);
+        assert.equal(r?.outcome, 'pass', `${bug.id} ${c.id} on fixed.js: ${r?.outcome} ${r?.error?.message ?? JSON.stringify(r?.actual)}`);
+      }
+    }
+  });
+
+  it('humanevalfix-js-dev sample: fixed passes every case, buggy fails a visible one', async () => {
+    const suite = await loadSuite(path.join(suitesDir, 'humanevalfix-js-dev'));
+    // Every fifth bug, plus JavaScript/114 (entry_point misspelt in the source data); 162 needs js-md5.
+    const sample = suite.bugs.filter((b, i) => (i % 5 === 0 || b.id === 'JavaScript/114') && b.id !== 'JavaScript/162');
+    assert.ok(sample.length >= 15);
+    for (const bug of sample) {
+      const fixedSource = await readFile(bug.fixedPath!, 'utf8');
+      const fixed = await outcomes(fixedSource, bug, [...bug.cases, ...bug.hidden]);
+      for (const c of [...bug.cases, ...bug.hidden]) {
+        const r = fixed.get(c.id);
+        assert.equal(r?.outcome, 'pass', `${bug.id} ${c.id} on fixed.js: ${r?.outcome} ${r?.error?.message ?? ''}`);
+      }
+      const buggy = await outcomes(bug.block.source, bug, bug.cases);
+      assert.ok(bug.cases.some((c) => buggy.get(c.id)?.outcome !== 'pass'), `${bug.id}: buggy fails no visible case`);
+    }
+  });
+
+  it('the importer on its default sandbox runner splits as the rule says', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'hef-sandbox-'));
+    try {
+      const test = [
+        'const testClamp = () => {',
+        '  console.assert(clamp(10, 0, 10) === 10)',
+        '  console.assert(clamp(5, 0, 10) === 5)',
+        '  console.assert(clamp(-1, 0, 10) === 0)',
+        '  console.assert(clamp(99, 0, 10) === 10)',
+        '}',
+        'testClamp()',
+      ].join('\n');
+      const record = {
+        task_id: 'Toy/1',
+        prompt: '',
+        declaration: '\nconst clamp = (x, lo, hi) => {\n',
+        buggy_solution: '  return Math.max(lo, Math.max(x, hi))\n}\n',
+        canonical_solution: '  return Math.max(lo, Math.min(x, hi))\n}\n',
+        test,
+        entry_point: 'clamp',
+        docstring: 'Clamp x into [lo, hi].',
+        bug_type: 'function misuse',
+      };
+      const jsonl = path.join(dir, 'toy.jsonl');
+      await writeFile(jsonl, JSON.stringify(record) + '\n');
+      const result = await importHumanEvalFix(jsonl, path.join(dir, 'out'));
+      // A0 passes on the buggy code, A1 is the first failure (odd, so visible by that rule): visible A0-A2, hidden A3.
+      assert.deepEqual({ bugs: result.bugs, visible: result.visible, hidden: result.hidden }, { bugs: 1, visible: 3, hidden: 1 });
+      assert.deepEqual(result.warnings, []);
+      const suite = await loadSuite(path.join(dir, 'out'));
+      assert.deepEqual(suite.bugs[0]!.cases.map((c) => c.script), [
+        'console.assert(clamp(10, 0, 10) === 10)',
+        'console.assert(clamp(5, 0, 10) === 5)',
+        'console.assert(clamp(-1, 0, 10) === 0)',
+      ]);
+      assert.deepEqual(suite.bugs[0]!.hidden.map((c) => c.script), ['console.assert(clamp(99, 0, 10) === 10)']);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
