@@ -18,8 +18,7 @@ export function vmScriptRunner(timeoutMs = 500): ScriptRunner {
     try {
       vm.runInContext(`${source}\n;if (typeof ${entry} !== 'function') throw new Error('no entry');\n${script}`, context, { timeout: timeoutMs });
       return true;
-    } catch (e) {
-      if (process.env.DEBUG_VM) console.log(e);
+    } catch {
       return false;
     }
   };
