@@ -1,0 +1,253 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Case, TrialReport, TrialRequest } from '../../core/types.ts';
+import { DEFAULT_LIMITS, SandboxClosedError, SandboxPool } from '../../worker/sandbox/sandbox-pool.ts';
+
+const LIMITS = { cpuMs: 250, wallMs: 500, memoryMb: 32 };
+/** Containment must end within its limit plus this (IPC, probing, a new isolate). */
+const MARGIN_MS = 700;
+
+let seq = 0;
+function value(args: unknown[], expect: unknown, extra: Partial<Case> = {}): Case {
+  return { id: `c${++seq}`, kind: 'test', check: 'value', args, expect, ...extra };
+}
+function noThrow(args: unknown[] = []): Case {
+  return { id: `c${++seq}`, kind: 'test', check: 'no-throw', args };
+}
+async function timed(pool: SandboxPool, request: TrialRequest): Promise<{ report: TrialReport; ms: number }> {
+  const started = performance.now();
+  const report = await pool.run({ limits: LIMITS, ...request });
+  return { report, ms: performance.now() - started };
+}
+
+describe('SandboxPool', () => {
+  let pool: SandboxPool;
+  const protoKeysBefore = Object.getOwnPropertyNames(Object.prototype).sort();
+  const globalKeysBefore = Object.getOwnPropertyNames(globalThis).sort();
+
+  before(async () => {
+    pool = new SandboxPool({ size: 2, limits: LIMITS });
+    // Start both hosts.
+    await Promise.all([pool.run({ block: { source: '() => 1' }, cases: [] }), pool.run({ block: { source: '() => 1' }, cases: [] })]);
+  });
+  after(async () => {
+    await pool.close();
+    assert.deepEqual(pool.hostPids(), []);
+    await assert.rejects(pool.run({ block: { source: '() => 1' }, cases: [] }), SandboxClosedError);
+  });
+
+  it('exports the documented default limits', () => {
+    assert.deepEqual(DEFAULT_LIMITS, { cpuMs: 1000, wallMs: 2000, memoryMb: 64, maxResultBytes: 1_000_000 });
+  });
+
+  it('reports pass, wrong-result and threw with the throw position in the block', async () => {
+    const source = 'function total(items) {\n  let sum = 0;\n  for (const it of items) sum += it.price;\n  return sum;\n}';
+    const { report } = await timed(pool, {
+      block: { source, entry: 'total' },
+      cases: [value([[{ price: 2 }, { price: 3 }]], 5), value([[{ price: 2 }]], 3), noThrow([[null]])],
+    });
+    assert.equal(report.compileError, undefined);
+    assert.deepEqual(report.results.map((r) => r.outcome), ['pass', 'wrong-result', 'threw']);
+    assert.equal(report.results[1].actual, 2);
+    const err = report.results[2].error!;
+    assert.equal(err.name, 'TypeError');
+    assert.equal(err.line, 3);
+    assert.equal(source.slice(err.offset!, err.offset! + 5), 'price');
+  });
+
+  it('maps positions of an entry-less function expression to its own source', async () => {
+    const source = 'async (user) => {\n  await null;\n  return user.name.trim();\n}';
+    const { report } = await timed(pool, { block: { source }, cases: [value([{ name: ' a ' }], 'a'), noThrow([{}])] });
+    assert.equal(report.results[0].outcome, 'pass');
+    const err = report.results[1].error!;
+    assert.equal(report.results[1].outcome, 'threw');
+    assert.equal(err.line, 3);
+    assert.equal(source.slice(err.offset!, err.offset! + 4), 'trim');
+  });
+
+  it('reports compile errors with a position, and a missing entry', async () => {
+    const bad = await pool.run({ block: { source: 'function f() {\n  return 1 +;\n}', entry: 'f' }, cases: [noThrow()] });
+    assert.equal(bad.compileError?.name, 'SyntaxError');
+    assert.equal(bad.compileError?.line, 2);
+    assert.equal(bad.results.length, 0);
+    const missing = await pool.run({ block: { source: 'const g = () => 1;', entry: 'f' }, cases: [noThrow()] });
+    assert.equal(missing.compileError?.name, 'EntryNotFound');
+    const lexical = await pool.run({ block: { source: 'const f = (a) => a * 2;', entry: 'f' }, cases: [value([4], 8)] });
+    assert.equal(lexical.results[0].outcome, 'pass', 'a top-level const is found by name');
+  });
+
+  it('runs script cases with console.assert, awaiting promises', async () => {
+    const block = { source: 'const double = async (x) => x * 2;', entry: 'double' };
+    const { report } = await timed(pool, {
+      block,
+      cases: [
+        { id: 'ok', kind: 'test', check: 'script', script: 'double(2).then((v) => console.assert(v === 4, "2*2"))' },
+        { id: 'bad', kind: 'test', check: 'script', script: 'console.log("quiet"); (async () => console.assert((await double(2)) === 5, "want", 5))()' },
+      ],
+    });
+    assert.deepEqual(report.results.map((r) => r.outcome), ['pass', 'threw']);
+    assert.equal(report.results[1].error?.name, 'AssertionError');
+    assert.equal(report.results[1].error?.message, 'want 5');
+  });
+
+  it('compares argument state after the call and rich return values', async () => {
+    const block = { source: '(list, tag) => { list.items.push(tag); return new Map([[tag, new Set([NaN])]]); }' };
+    const expectMap = { $t: 'map', entries: [['x', { $t: 'set', values: [{ $t: 'number', v: 'NaN' }] }]] };
+    const { report } = await timed(pool, {
+      block,
+      cases: [
+        value([{ items: [] }, 'x'], expectMap, { argsAfter: [{ items: ['x'] }, 'x'] }),
+        value([{ items: [] }, 'x'], expectMap, { argsAfter: [{ items: [] }, 'x'] }),
+      ],
+    });
+    assert.deepEqual(report.results.map((r) => r.outcome), ['pass', 'wrong-result']);
+    assert.deepEqual(report.results[1].actualArgsAfter, [{ items: ['x'] }, 'x']);
+  });
+
+  it('redacts secrets in results the same way as in expectations', async () => {
+    const { report } = await timed(pool, { block: { source: '() => ({ user: "a", password: "real" })' }, cases: [value([], { user: 'a', password: 'recorded' })] });
+    assert.equal(report.results[0].outcome, 'pass');
+    assert.deepEqual(report.results[0].actual, { user: 'a', password: { $t: 'redacted' } });
+  });
+
+  it('reports coverage probes and stops at the first failure when asked', async () => {
+    const source = '(x) => { __sutureCov[0] = 1; if (x > 0) { __sutureCov[2] = 1; return 1; } __sutureCov[5] = 1; return 0; }';
+    const { report } = await timed(pool, { block: { source }, coverage: true, cases: [value([1], 1), value([-1], 0)] });
+    assert.deepEqual(report.results.map((r) => r.covered), [[0, 2], [0, 5]]);
+    const stop = await pool.run({ block: { source: '(x) => x' }, stopOnFirstFailure: true, cases: [value([1], 1), value([2], 3), value([3], 3)] });
+    assert.deepEqual(stop.results.map((r) => r.outcome), ['pass', 'wrong-result']);
+  });
+
+  it('stops an endless synchronous loop at the CPU limit and keeps the context usable', async () => {
+    const { report, ms } = await timed(pool, { block: { source: '(n) => { if (n) for (;;) {} return 7; }' }, cases: [noThrow([1]), value([0], 7)] });
+    assert.deepEqual(report.results.map((r) => r.outcome), ['timeout', 'pass']);
+    assert.ok(ms < LIMITS.cpuMs + MARGIN_MS, `took ${ms} ms`);
+  });
+
+  it('stops a promise that never settles at the wall-clock limit', async () => {
+    const { report, ms } = await timed(pool, { block: { source: '(n) => n ? new Promise(() => {}) : 1' }, cases: [noThrow([1]), value([0], 1)] });
+    assert.deepEqual(report.results.map((r) => r.outcome), ['timeout', 'pass']);
+    assert.match(report.results[0].error!.message, /wall-clock/);
+    assert.ok(ms < LIMITS.wallMs + MARGIN_MS, `took ${ms} ms`);
+  });
+
+  it('stops an endless loop after an await (microtasks)', async () => {
+    const { report, ms } = await timed(pool, { block: { source: 'async () => { await null; await Promise.resolve(); for (;;) {} }' }, cases: [noThrow()] });
+    assert.equal(report.results[0].outcome, 'timeout');
+    assert.ok(ms < LIMITS.cpuMs + MARGIN_MS, `took ${ms} ms`);
+    const spin = await timed(pool, { block: { source: 'async () => { for (;;) await null; }' }, cases: [noThrow()] });
+    assert.equal(spin.report.results[0].outcome, 'timeout');
+    assert.ok(spin.ms < LIMITS.wallMs + MARGIN_MS, `took ${spin.ms} ms`);
+  });
+
+  it('stops code still running at the wall-clock limit (CPU limit above it) by replacing the isolate', async () => {
+    const { report, ms } = await timed(pool, {
+      block: { source: '(n) => { if (n) for (;;) {} return 2; }' },
+      limits: { cpuMs: 5000, wallMs: 300 },
+      cases: [noThrow([1]), value([0], 2)],
+    });
+    assert.deepEqual(report.results.map((r) => r.outcome), ['timeout', 'pass']);
+    assert.ok(ms < 300 + MARGIN_MS, `took ${ms} ms`);
+  });
+
+  it('reports a memory bomb as memory and carries on in a new isolate', async () => {
+    const { report, ms } = await timed(pool, {
+      block: { source: '(n) => { if (!n) return 3; const a = []; for (;;) a.push(new Array(1e5).fill(1.5)); }' },
+      cases: [noThrow([1]), value([0], 3)],
+    });
+    assert.deepEqual(report.results.map((r) => r.outcome), ['memory', 'pass']);
+    assert.ok(ms < LIMITS.cpuMs + MARGIN_MS * 2, `took ${ms} ms`);
+  });
+
+  it('reports deep recursion as a RangeError with its position', async () => {
+    const source = 'function down(n) {\n  return down(n + 1) + 1;\n}';
+    const { report, ms } = await timed(pool, { block: { source, entry: 'down' }, cases: [noThrow([0])] });
+    const r = report.results[0];
+    assert.equal(r.outcome, 'threw');
+    assert.equal(r.error?.name, 'RangeError');
+    assert.equal(r.error?.line, 2);
+    assert.ok(ms < LIMITS.cpuMs + MARGIN_MS, `took ${ms} ms`);
+  });
+
+  it('refuses a result over maxResultBytes', async () => {
+    const { report } = await timed(pool, {
+      block: { source: '() => Array.from({ length: 5000 }, (_, i) => "x".repeat(100) + i)' },
+      limits: { maxResultBytes: 100_000 },
+      cases: [value([], [])],
+    });
+    assert.equal(report.results[0].outcome, 'memory');
+    assert.equal(report.results[0].error?.name, 'ResultTooLarge');
+  });
+
+  it('contains escape attempts and leaves this process unchanged', async () => {
+    const source = `async () => {
+      const attempt = async (f) => { try { const v = await f(); return v === undefined ? 'undefined' : typeof v; } catch (e) { return e.name; } };
+      Object.prototype.pollutedInside = 1;
+      return {
+        ctor: await attempt(() => this.constructor.constructor('return process')()),
+        fnCtor: await attempt(() => (() => {}).constructor('return typeof process')()),
+        process: typeof globalThis.process,
+        require: typeof require,
+        importFs: await attempt(() => import('node:fs')),
+        evalRequire: await attempt(() => eval('require("fs")')),
+        proto: JSON.parse('{"__proto__":{"polluted":"yes"}}'),
+      };
+    }`;
+    const { report } = await timed(pool, { block: { source }, cases: [value([], null)] });
+    const actual = report.results[0].actual as Record<string, unknown>;
+    // Function('return process') resolves `process` among the sandbox's globals: there is none.
+    assert.equal(actual.ctor, 'ReferenceError');
+    assert.equal(actual.fnCtor, 'string');
+    assert.equal(actual.process, 'undefined');
+    assert.equal(actual.require, 'undefined');
+    assert.equal(actual.importFs, 'Error');
+    assert.equal(actual.evalRequire, 'ReferenceError');
+    assert.ok(Object.hasOwn(actual.proto as object, '__proto__'));
+    assert.equal(({} as Record<string, unknown>).polluted, undefined);
+    assert.equal(({} as Record<string, unknown>).pollutedInside, undefined);
+    assert.deepEqual(Object.getOwnPropertyNames(Object.prototype).sort(), protoKeysBefore);
+    assert.deepEqual(Object.getOwnPropertyNames(globalThis).sort(), globalKeysBefore);
+    // A fresh context per request: the pollution does not reach the next candidate.
+    const next = await pool.run({ block: { source: '() => ({}).pollutedInside' }, cases: [value([], { $t: 'undefined' })] });
+    assert.equal(next.results[0].outcome, 'pass');
+  });
+
+  it('runs two requests on two hosts at the same time', async () => {
+    const busy = { source: '() => { const end = Date.now() + 300; while (Date.now() < end) {} return 1; }' };
+    const started = performance.now();
+    const limits = { cpuMs: 2000, wallMs: 2000 };
+    const reports = await Promise.all([pool.run({ block: busy, limits, cases: [value([], 1)] }), pool.run({ block: busy, limits, cases: [value([], 1)] })]);
+    const ms = performance.now() - started;
+    assert.deepEqual(reports.map((r) => r.results[0].outcome), ['pass', 'pass']);
+    assert.ok(ms < 550, `two 300 ms trials took ${ms} ms: not parallel`);
+  });
+});
+
+describe('SandboxPool host crashes', () => {
+  it('reports crashed when a host is killed mid-request, then carries on', async () => {
+    const pool = new SandboxPool({ size: 1, limits: { cpuMs: 3000, wallMs: 3000 } });
+    try {
+      const slow = { source: '(n) => { const end = Date.now() + n; while (Date.now() < end) {} return n; }' };
+      const running = pool.run({ block: slow, cases: [value([0], 0), value([2000], 2000), value([0], 0)] });
+      // Wait until the host has the request and has finished the first case.
+      await new Promise((r) => setTimeout(r, 400));
+      const [pid] = pool.hostPids();
+      assert.ok(pid > 0);
+      const killedAt = performance.now();
+      process.kill(pid, 'SIGKILL');
+      const report = await running;
+      assert.ok(performance.now() - killedAt < 1000, 'the crash is reported promptly');
+      assert.deepEqual(report.results.map((r) => r.outcome), ['pass', 'crashed', 'crashed']);
+      assert.match(report.results[1].error!.message, /SIGKILL/);
+      const again = await pool.run({ block: slow, cases: [value([1], 1)] });
+      assert.equal(again.results[0].outcome, 'pass');
+      assert.notEqual(pool.hostPids()[0], pid);
+      assert.equal(pool.stats.crashes, 1);
+      assert.equal(pool.stats.restarts, 1);
+      assert.equal(pool.stats.requests, 2);
+      assert.equal(pool.stats.trials, 4);
+    } finally {
+      await pool.close();
+    }
+  });
+});

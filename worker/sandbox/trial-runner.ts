@@ -1,0 +1,341 @@
+/**
+ * Runs one candidate on its cases inside isolated-vm. Lives in a sandbox host process (see
+ * sandbox-host.ts), never in the worker itself: a V8 out-of-memory abort takes the whole process
+ * down, and it must be a process we can lose.
+ *
+ * One isolate per runner, a fresh context per request. Nothing from this process is reachable
+ * inside: the codec and harness scripts are compiled once per isolate and run in each new
+ * context; cases go in as JSON strings and results come out as JSON strings (no References or
+ * callbacks are ever handed to sandboxed code). The comparison with the expectation happens out
+ * here, so a candidate can't vouch for itself.
+ */
+import { readFileSync } from 'node:fs';
+import ivm from 'isolated-vm';
+import type { Block, Case, SandboxLimits, TrialError, TrialReport, TrialRequest, TrialResult } from '../../core/types.ts';
+import { normaliseSnapshot, SNAPSHOT_CODEC_SOURCE, snapshotEqual } from '../../core/snapshot.ts';
+import { offsetOfPosition } from './source-position.ts';
+
+const HARNESS_SOURCE = readFileSync(new URL('./sandbox-harness.js', import.meta.url), 'utf8');
+
+/** An entry-less block is a function expression; the prefix sits on its own line (lineOffset -1). */
+const ENTRYLESS_PREFIX = 'const __sutureBlock = (\n';
+const ENTRYLESS_SUFFIX = '\n);';
+/** Our own setup scripts are small; a bound keeps a poisoned isolate from hanging setup. */
+const SETUP_TIMEOUT_MS = 2000;
+/** Recycle the isolate after this many requests or when its heap stays over half the limit. */
+const MAX_REQUESTS_PER_ISOLATE = 2000;
+const TIMED_OUT = 'Script execution timed out.';
+
+type Settled<T> = { kind: 'value'; value: T } | { kind: 'error'; error: unknown } | { kind: 'wall' };
+
+function settleWithin<T>(promise: Promise<T>, ms: number): Promise<Settled<T>> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve({ kind: 'wall' }), ms);
+    promise.then(
+      (value) => { clearTimeout(timer); resolve({ kind: 'value', value }); },
+      (error: unknown) => { clearTimeout(timer); resolve({ kind: 'error', error }); },
+    );
+  });
+}
+
+interface Prepared {
+  context: ivm.Context;
+  run: ivm.Reference<(caseJson: string) => Promise<string>>;
+}
+
+type PrepareResult = { ok: true; prepared: Prepared } | { ok: false; error: TrialError; outcome: 'threw' | 'timeout' | 'memory' };
+
+/** What the harness hands back for one case. */
+interface HarnessResult {
+  status: 'returned' | 'threw' | 'too-large';
+  actual?: unknown;
+  argsAfter?: unknown[];
+  error?: TrialError;
+  covered?: number[];
+  bytes?: number;
+}
+
+export class TrialRunner {
+  #isolate: ivm.Isolate | null = null;
+  #memoryMb = 0;
+  #setup: ivm.Script[] = [];
+  #requestsOnIsolate = 0;
+  /** Isolates created so far (1 + replacements after memory blow-ups, stuck code, recycling). */
+  isolatesCreated = 0;
+
+  /**
+   * Run a request. `onResult` sees each case's result as soon as it is known, so a parent that
+   * loses this process mid-request still has the finished cases.
+   */
+  async run(request: TrialRequest, limits: SandboxLimits, onResult?: (result: TrialResult) => void): Promise<TrialReport> {
+    const started = performance.now();
+    const results: TrialResult[] = [];
+    const block = request.block;
+    let prepared: Prepared | null = null;
+    try {
+      const first = await this.#prepare(block, limits);
+      if (!first.ok) return { compileError: first.error, results, ms: performance.now() - started };
+      prepared = first.prepared;
+      for (const c of request.cases) {
+        if (prepared === null) {
+          // The isolate was replaced (memory blow-up or stuck code): rebuild the candidate in a new one.
+          const again = await this.#prepare(block, limits);
+          if (!again.ok) {
+            const r: TrialResult = { caseId: c.id, outcome: again.outcome === 'threw' ? 'crashed' : again.outcome, ms: 0, error: again.error };
+            results.push(r);
+            onResult?.(r);
+            if (request.stopOnFirstFailure) break;
+            continue;
+          }
+          prepared = again.prepared;
+        }
+        const { result, lost } = await this.#runCase(prepared, block, c, limits, request.coverage === true);
+        if (lost) prepared = null;
+        results.push(result);
+        onResult?.(result);
+        if (request.stopOnFirstFailure && result.outcome !== 'pass') break;
+      }
+      return { results, ms: performance.now() - started };
+    } finally {
+      if (prepared !== null) this.#release(prepared);
+      await this.#maybeRecycle();
+    }
+  }
+
+  /** Create the isolate ahead of the first request. */
+  warm(memoryMb: number): void {
+    this.#ensureIsolate(Math.max(8, Math.round(memoryMb)));
+  }
+
+  dispose(): void {
+    this.#dropIsolate();
+  }
+
+  #ensureIsolate(memoryMb: number): ivm.Isolate {
+    if (this.#isolate !== null && (this.#isolate.isDisposed || this.#memoryMb !== memoryMb)) this.#dropIsolate();
+    if (this.#isolate === null) {
+      this.#isolate = new ivm.Isolate({
+        memoryLimit: memoryMb,
+        // isolated-vm: after this, nothing in the process can be trusted; the pool restarts us.
+        onCatastrophicError: () => process.exit(70),
+      });
+      this.#memoryMb = memoryMb;
+      this.#setup = [
+        this.#isolate.compileScriptSync(SNAPSHOT_CODEC_SOURCE, { filename: 'snapshot-codec.js' }),
+        this.#isolate.compileScriptSync(HARNESS_SOURCE, { filename: 'sandbox-harness.js' }),
+      ];
+      this.#requestsOnIsolate = 0;
+      this.isolatesCreated++;
+    }
+    return this.#isolate;
+  }
+
+  #dropIsolate(): void {
+    const iso = this.#isolate;
+    this.#isolate = null;
+    this.#setup = [];
+    if (iso !== null && !iso.isDisposed) {
+      try {
+        iso.dispose();
+      } catch {
+        /* already going away */
+      }
+    }
+  }
+
+  #release(prepared: Prepared): void {
+    try {
+      prepared.run.release();
+      prepared.context.release();
+    } catch {
+      /* the isolate is gone */
+    }
+  }
+
+  async #maybeRecycle(): Promise<void> {
+    const iso = this.#isolate;
+    if (iso === null || iso.isDisposed) return;
+    this.#requestsOnIsolate++;
+    if (this.#requestsOnIsolate >= MAX_REQUESTS_PER_ISOLATE) {
+      this.#dropIsolate();
+      return;
+    }
+    if (this.#requestsOnIsolate % 50 === 0) {
+      const stats = await iso.getHeapStatistics();
+      if (stats.used_heap_size > (this.#memoryMb * 1024 * 1024) / 2) this.#dropIsolate();
+    }
+  }
+
+  /** Fresh context with codec, harness and the candidate; the entry function bound. */
+  async #prepare(block: Block, limits: SandboxLimits): Promise<PrepareResult> {
+    const iso = this.#ensureIsolate(limits.memoryMb);
+    const context = await iso.createContext();
+    const fail = (outcome: 'threw' | 'timeout' | 'memory', error: TrialError): PrepareResult => {
+      try {
+        context.release();
+      } catch {
+        /* isolate gone */
+      }
+      return { ok: false, outcome, error };
+    };
+    for (const script of this.#setup) await script.run(context, { timeout: SETUP_TIMEOUT_MS });
+    const run = (await context.global.get('__sutureRun', { reference: true })) as ivm.Reference<(caseJson: string) => Promise<string>>;
+
+    const entryless = block.entry === undefined || block.entry === '';
+    let script: ivm.Script;
+    try {
+      script = await iso.compileScript(entryless ? ENTRYLESS_PREFIX + block.source + ENTRYLESS_SUFFIX : block.source, {
+        filename: 'block.js',
+        lineOffset: entryless ? -1 : 0,
+      });
+    } catch (e) {
+      run.release();
+      return fail('threw', syntaxErrorInfo(e, block.source));
+    }
+    const ran = await settleWithin(script.run(context, { timeout: limits.cpuMs }), limits.wallMs);
+    script.release();
+    if (ran.kind !== 'value') {
+      run.release();
+      const problem = await this.#classifyFailure(ran, context, limits);
+      return fail(problem.outcome === 'crashed' ? 'threw' : problem.outcome, withOffset(withStackPosition(problem.error), block.source));
+    }
+    const bound = await settleWithin(
+      context.evalClosure('return __sutureBind($0)', [block.entry ?? ''], { timeout: limits.cpuMs, result: { copy: true } }),
+      limits.wallMs,
+    );
+    if (bound.kind !== 'value') {
+      run.release();
+      const problem = await this.#classifyFailure(bound, context, limits);
+      return fail(problem.outcome === 'crashed' ? 'threw' : problem.outcome, problem.error);
+    }
+    const answer = JSON.parse(String(bound.value)) as { ok: boolean; error?: TrialError };
+    if (!answer.ok) {
+      run.release();
+      return fail('threw', withOffset(answer.error ?? { name: 'EntryNotFound', message: 'entry not found' }, block.source));
+    }
+    return { ok: true, prepared: { context, run } };
+  }
+
+  async #runCase(prepared: Prepared, block: Block, c: Case, limits: SandboxLimits, coverage: boolean): Promise<{ result: TrialResult; lost: boolean }> {
+    const started = performance.now();
+    const payload = JSON.stringify({
+      check: c.check,
+      args: c.args ?? [],
+      script: c.script ?? '',
+      argsAfter: c.argsAfter !== undefined,
+      coverage,
+      maxResultBytes: limits.maxResultBytes,
+    });
+    const call = prepared.run.apply(undefined, [payload], { timeout: limits.cpuMs, result: { promise: true, copy: true } }) as unknown as Promise<string>;
+    const settled = await settleWithin(call, limits.wallMs);
+    if (settled.kind !== 'value') {
+      const problem = await this.#classifyFailure(settled, prepared.context, limits);
+      const ms = performance.now() - started;
+      return { result: { caseId: c.id, outcome: problem.outcome, ms, error: problem.error }, lost: problem.lost };
+    }
+    const text = String(settled.value);
+    const ms = performance.now() - started;
+    const bytes = Buffer.byteLength(text, 'utf8');
+    if (bytes > limits.maxResultBytes) return { result: tooLarge(c.id, ms, bytes, limits), lost: false };
+    const parsed = JSON.parse(text) as HarnessResult;
+    return { result: judge(c, parsed, block.source, ms, limits), lost: false };
+  }
+
+  /**
+   * Turn a rejected or wall-expired call into an outcome. On a wall-clock expiry, probe the
+   * isolate: code still running (CPU limit above the wall limit) means it is stuck for us, so
+   * the isolate is disposed and the caller starts over in a new one.
+   */
+  async #classifyFailure(
+    settled: Settled<unknown>,
+    context: ivm.Context,
+    limits: SandboxLimits,
+  ): Promise<{ outcome: 'threw' | 'timeout' | 'memory' | 'crashed'; error: TrialError; lost: boolean }> {
+    const iso = this.#isolate;
+    if (settled.kind === 'wall') {
+      let stuck = iso === null || iso.isDisposed;
+      if (!stuck) {
+        const probe = await settleWithin(context.eval('0', { timeout: 100 }), 300);
+        stuck = probe.kind !== 'value';
+      }
+      if (stuck) this.#dropIsolate();
+      return {
+        outcome: 'timeout',
+        error: { name: 'TimeoutError', message: `wall-clock limit of ${limits.wallMs} ms exceeded (a promise never settled or async work did not finish)` },
+        lost: stuck,
+      };
+    }
+    const e = settled.kind === 'error' ? settled.error : undefined;
+    const message = e instanceof Error ? e.message : String(e);
+    if (iso === null || iso.isDisposed) {
+      this.#dropIsolate();
+      if (/memory limit/i.test(message)) {
+        return { outcome: 'memory', error: { name: 'MemoryLimitError', message: `memory limit of ${limits.memoryMb} MB exceeded` }, lost: true };
+      }
+      return { outcome: 'crashed', error: { name: 'IsolateDisposed', message }, lost: true };
+    }
+    if (message === TIMED_OUT) {
+      return { outcome: 'timeout', error: { name: 'TimeoutError', message: `CPU limit of ${limits.cpuMs} ms exceeded` }, lost: false };
+    }
+    const err = e instanceof Error ? { name: e.name, message: e.message, stack: e.stack } : { name: 'Error', message };
+    return { outcome: 'threw', error: err, lost: false };
+  }
+}
+
+function tooLarge(caseId: string, ms: number, bytes: number, limits: SandboxLimits): TrialResult {
+  // A result over the output limit is a resource-limit violation, reported like memory.
+  return {
+    caseId,
+    outcome: 'memory',
+    ms,
+    error: { name: 'ResultTooLarge', message: `encoded result of ${bytes} bytes exceeds maxResultBytes (${limits.maxResultBytes})` },
+  };
+}
+
+function judge(c: Case, r: HarnessResult, source: string, ms: number, limits: SandboxLimits): TrialResult {
+  if (r.status === 'too-large') return tooLarge(c.id, ms, r.bytes ?? 0, limits);
+  const base: TrialResult = { caseId: c.id, outcome: 'pass', ms };
+  if (r.covered) base.covered = r.covered;
+  if (r.status === 'threw') {
+    return { ...base, outcome: 'threw', error: withOffset(r.error ?? { name: 'Error', message: '' }, source) };
+  }
+  if (c.check !== 'value') return base;
+  const expected = normaliseSnapshot(c.expect === undefined ? { $t: 'undefined' } : c.expect);
+  let ok = snapshotEqual(r.actual, expected);
+  const result: TrialResult = { ...base, actual: r.actual };
+  if (c.argsAfter !== undefined) {
+    const after = r.argsAfter ?? [];
+    result.actualArgsAfter = after;
+    if (after.length !== c.argsAfter.length) ok = false;
+    for (let i = 0; ok && i < c.argsAfter.length; i++) ok = snapshotEqual(after[i], normaliseSnapshot(c.argsAfter[i]));
+  }
+  result.outcome = ok ? 'pass' : 'wrong-result';
+  return result;
+}
+
+function withOffset(error: TrialError, source: string): TrialError {
+  if (error.line === undefined || error.column === undefined) return error;
+  const offset = offsetOfPosition(source, error.line, error.column);
+  return offset === undefined ? error : { ...error, offset };
+}
+
+/** Host-side copies of sandbox errors keep the sandbox frames in their stack. */
+function withStackPosition(error: TrialError): TrialError {
+  if (error.line !== undefined || typeof error.stack !== 'string') return error;
+  const m = /^\s*at (?:.*\()?block\.js:(\d+):(\d+)\)?\s*$/m.exec(error.stack);
+  return m ? { ...error, line: Number(m[1]), column: Number(m[2]) } : error;
+}
+
+/** isolated-vm reports a compile error's position as a "[block.js:L:C]" suffix of the message. */
+function syntaxErrorInfo(e: unknown, source: string): TrialError {
+  const name = e instanceof Error ? e.name : 'SyntaxError';
+  let message = e instanceof Error ? e.message : String(e);
+  const m = /\s*\[block\.js:(\d+):(\d+)\]$/.exec(message);
+  const error: TrialError = { name, message };
+  if (m) {
+    error.message = message = message.slice(0, m.index);
+    error.line = Number(m[1]);
+    error.column = Number(m[2]);
+  }
+  return withOffset(error, source);
+}
