@@ -1,0 +1,70 @@
+import type { SyntaxNode } from '../../../localise/syntax-tree.ts';
+import { Precedence } from '../expression-precedence.ts';
+import type { MutationContext } from '../mutation-context.ts';
+import { PRIORS } from '../operator-priors.ts';
+import { numberLike, quoteLike } from '../source-text.ts';
+import { literalPool, numericValue, valueLiterals } from './literal-pools.ts';
+
+/** Literal replacement: numbers ±1, 0/1, negation and other numbers of the block; booleans; strings; null. */
+export function literalReplacement(ctx: MutationContext): void {
+  const pool = literalPool(ctx);
+  const numbers = pool.filter((l) => l.kind === 'number').map((l) => l.value as number);
+  const strings = pool.filter((l) => l.kind === 'string').map((l) => l.value as string);
+
+  for (const literal of valueLiterals(ctx)) {
+    const parent = ctx.parent(literal);
+    if (typeof literal.value === 'number') {
+      // `-2` is one constant: mutate the negation as a whole.
+      const negated = parent?.type === 'UnaryExpression' && parent.operator === '-';
+      numberMutations(ctx, negated ? parent : literal, numericValue(negated ? parent : literal)!, literal.raw, numbers);
+    } else if (typeof literal.value === 'boolean') {
+      ctx.addReplace('literal', PRIORS.literalStep, literal, String(!literal.value), Precedence.primary);
+    } else if (typeof literal.value === 'string') {
+      stringMutations(ctx, literal, strings);
+    } else if (literal.value === null && literal.raw === 'null') {
+      ctx.addReplace('literal', PRIORS.literalPool, literal, 'undefined', Precedence.primary);
+    }
+  }
+  for (const id of ctx.nodes('Identifier')) {
+    if (id.name === 'undefined' && ctx.scopes.role(id) === 'read' && !ctx.scopes.declaredNames.has('undefined')) {
+      ctx.addReplace('literal', PRIORS.literalPool, id, 'null', Precedence.primary);
+    }
+  }
+}
+
+function numberMutations(ctx: MutationContext, node: SyntaxNode, value: number, raw: string, pool: number[]): void {
+  const seen = new Set<number>([value]);
+  const offer = (next: number, prior: number): void => {
+    if (!Number.isFinite(next) || seen.has(next)) return;
+    seen.add(next);
+    const text = numberLike(raw, next);
+    ctx.addReplace('literal', prior, node, text, next < 0 ? Precedence.unary : Precedence.primary);
+  };
+  offer(value + 1, PRIORS.literalStep);
+  offer(value - 1, PRIORS.literalStep);
+  offer(0, PRIORS.literalZeroOne);
+  offer(1, PRIORS.literalZeroOne);
+  for (const other of pool) offer(other, PRIORS.literalPool);
+  offer(-value, PRIORS.literalNegation);
+}
+
+function stringMutations(ctx: MutationContext, literal: SyntaxNode, pool: string[]): void {
+  const value = literal.value as string;
+  const seen = new Set<string>([value]);
+  const offer = (next: string, prior: number): void => {
+    if (seen.has(next)) return;
+    seen.add(next);
+    ctx.addReplace('string', prior, literal, quoteLike(literal.raw, next), Precedence.primary);
+  };
+  if (value === '') offer(' ', PRIORS.stringEdit);
+  if (value === ' ') offer('', PRIORS.stringEdit);
+  // A run of one character (`'--'`, `'  '`) is a count written out: step it like a number.
+  if (/^(.)\1*$/su.test(value)) {
+    offer(value.slice(0, -1), PRIORS.stringEdit);
+    offer(value + value[0], PRIORS.stringEdit - 0.04);
+  }
+  offer(value.toUpperCase(), PRIORS.stringEdit - 0.06);
+  offer(value.toLowerCase(), PRIORS.stringEdit - 0.06);
+  for (const other of pool) offer(other, PRIORS.literalPool);
+  if (value.trim() !== value) offer(value.trim(), PRIORS.stringEdit - 0.06);
+}

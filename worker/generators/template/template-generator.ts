@@ -1,0 +1,127 @@
+import type { Block, CandidateSpec, SuspiciousRange } from '../../../core/types.ts';
+import { parsesAs } from '../../localise/block-parser.ts';
+import { applyEdits, editsDisjoint } from './apply-edits.ts';
+import { orderMutations, rankSumPairs } from './candidate-order.ts';
+import { editSize, type Mutation } from './mutation.ts';
+import { MutationContext, type ErrorInfo } from './mutation-context.ts';
+import { normaliseSource } from './normalise-source.ts';
+import { assignBack } from './operators/assign-back.ts';
+import { conditionMutation } from './operators/condition-mutation.ts';
+import { expressionReuse } from './operators/expression-reuse.ts';
+import { literalReplacement } from './operators/literal-replacement.ts';
+import { methodReplacement } from './operators/method-replacement.ts';
+import { nullSafety } from './operators/null-safety.ts';
+import { offByOne } from './operators/off-by-one.ts';
+import { operatorChainReplacement, operatorReplacement } from './operators/operator-replacement.ts';
+import { returnConstant, statementMutation } from './operators/statement-mutation.ts';
+import { swaps } from './operators/swaps.ts';
+import { termDeletion } from './operators/term-deletion.ts';
+import { variableReplacement } from './operators/variable-replacement.ts';
+import { wrapping } from './operators/wrapping.ts';
+
+export { applyEdits } from './apply-edits.ts';
+export { normaliseSource } from './normalise-source.ts';
+export type { ErrorInfo } from './mutation-context.ts';
+
+export interface TemplateOptions {
+  /** Most candidates yielded in all (singles and pairs). @defaultValue 20000 */
+  maxCandidates?: number;
+  /** Whether to combine two single edits once the singles are exhausted. @defaultValue true */
+  pairs?: boolean;
+  /** Most pair candidates yielded. @defaultValue 5000 */
+  maxPairs?: number;
+}
+
+const DEFAULT_MAX_CANDIDATES = 20_000;
+const DEFAULT_MAX_PAIRS = 5_000;
+
+/** Every mutation operator, each adding its mutations of the block to the context. */
+const OPERATORS: ReadonlyArray<(ctx: MutationContext) => void> = [
+  nullSafety, operatorReplacement, operatorChainReplacement, literalReplacement, offByOne, variableReplacement,
+  expressionReuse, termDeletion, swaps, conditionMutation, methodReplacement, wrapping, assignBack, statementMutation, returnConstant,
+];
+
+/** All raw single mutations of a block, unordered and not yet de-duplicated. */
+export function collectMutations(block: Block, errorInfo?: ErrorInfo): Mutation[] {
+  const ctx = new MutationContext(block, errorInfo);
+  for (const operator of OPERATORS) operator(ctx);
+  return ctx.mutations;
+}
+
+/**
+ * Offline repair candidates for a block, lazily, in the order to try them: single edits at the most suspicious
+ * locations first (all operators at one location tier, by prior, before the next tier), then pairs of the best
+ * single edits. Each candidate is a minimal textual edit of the original, parses in the block's form, and is
+ * distinct from the original and every earlier candidate after token normalisation.
+ */
+export function* generateTemplateCandidates(
+  block: Block,
+  suspicious: SuspiciousRange[],
+  options: TemplateOptions = {},
+  errorInfo?: ErrorInfo,
+): Generator<CandidateSpec> {
+  const maxCandidates = options.maxCandidates ?? DEFAULT_MAX_CANDIDATES;
+  const maxPairs = options.maxPairs ?? DEFAULT_MAX_PAIRS;
+  const form = block.entry === undefined ? 'expression' : 'entry';
+  const ordered = orderMutations(collectMutations(block, errorInfo), suspicious);
+  const seen = new Set<string>([normaliseSource(block.source)]);
+  let yielded = 0;
+
+  /** The candidate for some edits, or undefined when it does not parse or repeats an earlier one. */
+  const admit = (mutation: Mutation): CandidateSpec | undefined => {
+    let source: string;
+    try {
+      source = applyEdits(block.source, mutation.edits);
+    } catch {
+      return undefined;
+    }
+    const key = normaliseSource(source);
+    if (seen.has(key)) return undefined;
+    seen.add(key);
+    if (!parsesAs(source, form)) return undefined;
+    return {
+      source,
+      generator: `template:${mutation.operator}`,
+      edits: mutation.edits,
+      description: mutation.description,
+      prior: mutation.prior,
+      ...(mutation.suspect ? { suspect: true } : {}),
+    };
+  };
+
+  const accepted: Mutation[] = [];
+  for (const mutation of ordered) {
+    if (yielded >= maxCandidates) return;
+    const candidate = admit(mutation);
+    if (!candidate) continue;
+    if (!mutation.suspect) accepted.push(mutation);
+    yielded++;
+    yield candidate;
+  }
+
+  if (options.pairs === false || maxPairs <= 0) return;
+  // Enough of the best singles that their pairs can fill the budget even after overlapping pairs are skipped.
+  const poolSize = Math.min(accepted.length, Math.ceil(Math.sqrt(4 * maxPairs)) + 2);
+  let pairs = 0;
+  for (const [i, j] of rankSumPairs(poolSize)) {
+    if (yielded >= maxCandidates || pairs >= maxPairs) return;
+    const a = accepted[i];
+    const b = accepted[j];
+    if (!editsDisjoint(a.edits, b.edits)) continue;
+    const edits = [...a.edits, ...b.edits];
+    const pair: Mutation = {
+      operator: `${a.operator}+${b.operator}`,
+      edits,
+      prior: a.prior * b.prior,
+      description: `${a.description}; ${b.description}`,
+      anchorStart: Math.min(a.anchorStart, b.anchorStart),
+      anchorEnd: Math.max(a.anchorEnd, b.anchorEnd),
+      size: editSize(edits),
+    };
+    const candidate = admit(pair);
+    if (!candidate) continue;
+    pairs++;
+    yielded++;
+    yield candidate;
+  }
+}
