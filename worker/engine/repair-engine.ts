@@ -1,7 +1,8 @@
+import { availableParallelism } from 'node:os';
 import type { Block, Case, CandidateSpec, SandboxLimits, TrialReport, TrialResult } from '../../core/types.ts';
 import type { SandboxPool } from '../sandbox/sandbox-pool.ts';
-import { instrumentForCoverage } from '../localise/instrument.ts';
-import { rankSuspicious } from '../localise/rank-suspicious.ts';
+import { instrumentForCoverage } from '../localise/coverage-instrumenter.ts';
+import { rankSuspicious } from '../localise/suspicious-ranking.ts';
 import { generateTemplateCandidates, normaliseSource } from '../generators/template/template-generator.ts';
 import type { LlmGenerator, LlmRepairInput } from '../generators/llm/llm-generator.ts';
 import { editSize, unifiedDiff } from './candidate-diff.ts';
@@ -100,12 +101,14 @@ export async function repairBlock(block: Block, cases: Case[], options: RepairOp
     }
   };
   const llmRounds: Promise<void>[] = [];
+  // The generator may be shared between jobs: report this job's share of its usage.
+  const usageBefore = options.llm?.usage();
   if (llmInput && options.llm) llmRounds.push(llmRound(options.llm.generate(llmInput)));
   let refined = false;
 
   let firstPlausibleTried: number | undefined;
   let failedKept = 0;
-  const concurrency = options.concurrency ?? Math.max(2, (pool.size ?? 2) * 2);
+  const concurrency = options.concurrency ?? Math.max(2, availableParallelism() * 2);
 
   const nextSpec = (): CandidateSpec | undefined => {
     while (true) {
@@ -197,9 +200,15 @@ export async function repairBlock(block: Block, cases: Case[], options: RepairOp
   };
   await Promise.all(Array.from({ length: concurrency }, lane));
   await Promise.allSettled(llmRounds);
-  if (options.llm && llmInput) {
+  if (options.llm && llmInput && usageBefore) {
     const u = options.llm.usage();
-    result.llm = { requests: u.requests, failures: u.failures, promptTokens: u.promptTokens, completionTokens: u.completionTokens, costUsd: u.costUsd };
+    result.llm = {
+      requests: u.requests - usageBefore.requests,
+      failures: u.failures - usageBefore.failures,
+      promptTokens: u.promptTokens - usageBefore.promptTokens,
+      completionTokens: u.completionTokens - usageBefore.completionTokens,
+      costUsd: u.costUsd - usageBefore.costUsd,
+    };
   }
   return finish();
 
