@@ -212,6 +212,21 @@ describe('SandboxPool', () => {
     assert.equal(next.results[0].outcome, 'pass');
   });
 
+  it('a candidate that tampers with built-ins cannot forge its own verdict', async () => {
+    const source = `() => {
+      const forged = '{"status":"returned","actual":3}';
+      JSON.stringify = () => forged;
+      Object.prototype.toJSON = () => 3;
+      Object.keys = () => [];
+      Array.isArray = () => false;
+      Reflect.apply = () => 3;
+      return 2;
+    }`;
+    const { report } = await timed(pool, { block: { source }, cases: [value([], 3)] });
+    assert.equal(report.results[0].outcome, 'wrong-result');
+    assert.equal(report.results[0].actual, 2);
+  });
+
   it('runs two requests on two hosts at the same time', async () => {
     const busy = { source: '() => { const end = Date.now() + 300; while (Date.now() < end) {} return 1; }' };
     const started = performance.now();
@@ -224,6 +239,37 @@ describe('SandboxPool', () => {
 });
 
 describe('SandboxPool host crashes', () => {
+  it('idle hosts do not keep the parent alive, and leave with it', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const poolUrl = new URL('../../worker/sandbox/sandbox-pool.ts', import.meta.url).href;
+    const script = `import { SandboxPool } from ${JSON.stringify(poolUrl)};
+      const pool = new SandboxPool({ size: 1 });
+      const report = await pool.run({ block: { source: '() => 41 + 1' }, cases: [{ id: 'a', kind: 'test', check: 'value', args: [], expect: 42 }] });
+      console.log(JSON.stringify({ outcome: report.results[0].outcome, pids: pool.hostPids() }));
+      // no close(): the process must still end by itself`;
+    const started = performance.now();
+    const child = spawnSync(process.execPath, ['--no-node-snapshot', '--import', 'tsx', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    assert.equal(child.status, 0, child.stderr);
+    assert.ok(performance.now() - started < 15_000);
+    const { outcome, pids } = JSON.parse(child.stdout.trim().split('\n').pop()!) as { outcome: string; pids: number[] };
+    assert.equal(outcome, 'pass');
+    // Gone, or a zombie waiting for init to reap it: either way it has exited.
+    const { readFileSync } = await import('node:fs');
+    const exited = (pid: number) => {
+      try {
+        return /^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
+      } catch {
+        return true;
+      }
+    };
+    const deadline = performance.now() + 3000;
+    while (pids.some((pid) => !exited(pid)) && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    for (const pid of pids) assert.ok(exited(pid), `host ${pid} left with its parent`);
+  });
+
   it('reports crashed when a host is killed mid-request, then carries on', async () => {
     const pool = new SandboxPool({ size: 1, limits: { cpuMs: 3000, wallMs: 3000 } });
     try {

@@ -76,7 +76,7 @@ export class TrialRunner {
       const first = await this.#prepare(block, limits);
       if (!first.ok) return { compileError: first.error, results, ms: performance.now() - started };
       prepared = first.prepared;
-      for (const c of request.cases) {
+      for (const c of Array.isArray(request.cases) ? request.cases : []) {
         if (prepared === null) {
           // The isolate was replaced (memory blow-up or stuck code): rebuild the candidate in a new one.
           const again = await this.#prepare(block, limits);
