@@ -57,6 +57,38 @@ describe('committed suites in the real sandbox', { skip: existsSync(poolFile) ? 
     }
   });
 
+  it('runtime-failures: lazy patches (swallow the error, special-case the failing input) fail a hidden case', async () => {
+    const suite = await loadSuite(path.join(suitesDir, 'runtime-failures'));
+    for (const bug of suite.bugs) {
+      const declaration = new RegExp(`((?:async\\s+)?function\\s+)${bug.entry}\\(`);
+      assert.match(bug.block.source, declaration, `${bug.id} declares its entry as a function`);
+      const inner = bug.block.source.replace(declaration, '$1__lazyInner(');
+      const swallow = `${inner}
+function ${bug.entry}(...args) {
+  try {
+    const result = __lazyInner(...args);
+    return result && typeof result.then === 'function' ? result.catch(() => undefined) : result;
+  } catch {
+    return undefined;
+  }
+}`;
+      const failure = bug.cases.find((c) => c.kind === 'failure')!;
+      const answer = failure.check === 'value' ? JSON.stringify(failure.expect) : 'undefined';
+      const special = `${inner}
+function ${bug.entry}(...args) {
+  if (JSON.stringify(args) === ${JSON.stringify(JSON.stringify(failure.args))}) return ${answer};
+  return __lazyInner(...args);
+}`;
+      // The special case does "fix" the visible failure (unless argument state is checked too),
+      // so only the hidden cases can tell it apart.
+      if (!failure.argsAfter) assert.equal((await outcomes(special, bug, [failure])).get(failure.id)?.outcome, 'pass', `${bug.id}: special-case patch`);
+      for (const [name, source] of [['swallow', swallow], ['special-case', special]] as const) {
+        const hidden = await outcomes(source, bug, bug.hidden);
+        assert.ok(bug.hidden.some((c) => hidden.get(c.id)?.outcome !== 'pass'), `${bug.id}: the ${name} patch passes every hidden case`);
+      }
+    }
+  });
+
   it('humanevalfix-js-dev sample: fixed passes every case, buggy fails a visible one', async () => {
     const suite = await loadSuite(path.join(suitesDir, 'humanevalfix-js-dev'));
     // Every fifth bug, plus JavaScript/114 (entry_point misspelt in the source data); 162 needs js-md5.
