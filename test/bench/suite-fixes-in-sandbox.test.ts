@@ -4,29 +4,22 @@
  * fixed.js passes every visible and hidden case; a sample of the imported dev suite's fixes pass too.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import type { Block, Case, TrialReport } from '../../core/types.ts';
+import type { Case } from '../../core/types.ts';
 import { importHumanEvalFix } from '../../bench/import/humanevalfix.ts';
 import { loadSuite, type SuiteBug } from '../../bench/suite/suite-loader.ts';
+import { SandboxPool } from '../../worker/sandbox/sandbox-pool.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const poolFile = path.join(root, 'worker/sandbox/sandbox-pool.ts');
 const suitesDir = path.join(root, 'bench/suites');
 
-interface Pool {
-  run(req: { block: Block; cases: Case[] }): Promise<TrialReport>;
-  close(): Promise<void> | void;
-}
-
-describe('committed suites in the real sandbox', { skip: existsSync(poolFile) ? false : 'worker/sandbox/sandbox-pool.ts not present' }, () => {
-  let pool: Pool;
-  before(async () => {
-    const { SandboxPool } = await import(poolFile);
+describe('committed suites in the real sandbox', () => {
+  let pool: SandboxPool;
+  before(() => {
     pool = new SandboxPool({ size: 2 });
   });
   after(async () => {
