@@ -261,7 +261,12 @@ export class TrialRunner {
       if (stuck) this.#dropIsolate();
       return {
         outcome: 'timeout',
-        error: { name: 'TimeoutError', message: `wall-clock limit of ${limits.wallMs} ms exceeded (a promise never settled or async work did not finish)` },
+        error: {
+          name: 'TimeoutError',
+          message: stuck
+            ? `wall-clock limit of ${limits.wallMs} ms exceeded while code was still running (isolate replaced)`
+            : `wall-clock limit of ${limits.wallMs} ms exceeded (a promise never settled)`,
+        },
         lost: stuck,
       };
     }
