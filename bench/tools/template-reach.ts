@@ -7,6 +7,7 @@
  *   node --import tsx bench/tools/template-reach.ts [--run] [--limit N] [--show]
  */
 import { readFileSync } from 'node:fs';
+import type { SuspiciousRange } from '../../core/types.ts';
 import vm from 'node:vm';
 import { instrumentForCoverage } from '../../worker/localise/coverage-instrumenter.ts';
 import { rankSuspicious } from '../../worker/localise/suspicious-ranking.ts';
@@ -33,7 +34,7 @@ const problems = readFileSync(process.env.REACH_FILE ?? file, 'utf8').trim().spl
 function passes(source: string, test: string): boolean {
   const context = vm.createContext({ console: { assert: (ok: unknown) => { if (!ok) throw new Error('assertion failed'); }, log() {} } });
   try {
-    new vm.Script(`(function () {\n${source}\n${test}\n})()`).runInContext(context, { timeout: 200 });
+    new vm.Script(`(function () {\n${source}\n${test}\n})()`).runInContext(context, { timeout: 25 });
     return true;
   } catch {
     return false;
@@ -47,7 +48,7 @@ const started = performance.now();
 for (const problem of problems) {
   const block = { source: problem.declaration + problem.buggy_solution, entry: problem.entry_point };
   const target = normaliseSource(problem.declaration + problem.canonical_solution);
-  let uniform;
+  let uniform: SuspiciousRange[];
   try {
     uniform = rankSuspicious(instrumentForCoverage(block).probes, [], []);
   } catch {
@@ -56,7 +57,14 @@ for (const problem of problems) {
   let exact: number | undefined;
   let pass: number | undefined;
   let rank = 0;
-  for (const candidate of generateTemplateCandidates(block, uniform, { maxCandidates: limit })) {
+  const candidates = (function* () {
+    try {
+      yield* generateTemplateCandidates(block, uniform, { maxCandidates: limit });
+    } catch (error) {
+      if (show) console.log(`${problem.task_id}: ${(error as Error).message}`);
+    }
+  })();
+  for (const candidate of candidates) {
     rank++;
     if (exact === undefined && normaliseSource(candidate.source) === target) exact = rank;
     if (run && pass === undefined && rank <= 3000 && !problem.test.includes('require(') && passes(candidate.source, problem.test)) {

@@ -25,8 +25,8 @@ export function isFunctionNode(node: SyntaxNode): boolean {
 }
 
 /** Keys that never hold child nodes; skipping them keeps the walk cheap. */
-const LEAF_KEYS = new Set(['type', 'start', 'end', 'loc', 'range', 'raw', 'value', 'regex', 'bigint', 'name', 'operator',
-  'prefix', 'computed', 'optional', 'kind', 'method', 'shorthand', 'static', 'async', 'generator', 'expression',
+const LEAF_KEYS = new Set(['type', 'start', 'end', 'loc', 'range', 'raw', 'regex', 'bigint', 'name', 'operator',
+  'prefix', 'computed', 'optional', 'kind', 'method', 'shorthand', 'static', 'async', 'generator',
   'directive', 'sourceType', 'delegate', 'tail']);
 
 /** Child nodes in source order, with the key (and index) that holds each. */

@@ -123,10 +123,10 @@ export class MutationContext {
     return `replace \`${shorten(oldText)}\` with \`${shorten(newText)}\` at ${this.position(start)}`;
   }
 
-  add(operator: string, prior: number, anchor: { start: number; end: number }, edits: Edit[], description?: string, suspect?: boolean): void {
-    if (edits.length === 0) return;
+  add(operator: string, prior: number, anchor: { start: number; end: number }, edits: Edit[], description?: string, suspect?: boolean): Mutation | undefined {
+    if (edits.length === 0) return undefined;
     const first = edits.reduce((a, b) => (a.start <= b.start ? a : b));
-    this.mutations.push({
+    const mutation: Mutation = {
       operator,
       edits,
       prior,
@@ -135,14 +135,16 @@ export class MutationContext {
       anchorStart: anchor.start,
       anchorEnd: anchor.end,
       size: editSize(edits),
-    });
+    };
+    this.mutations.push(mutation);
+    return mutation;
   }
 
   /** Shorthand for a single-node replacement mutation. */
-  addReplace(operator: string, prior: number, node: SyntaxNode, text: string, precedence: number, suspect?: boolean): void {
+  addReplace(operator: string, prior: number, node: SyntaxNode, text: string, precedence: number, suspect?: boolean): Mutation | undefined {
     const edit = this.replaceNode(node, text, precedence);
-    if (edit.text === this.text(node)) return;
-    this.add(operator, prior, node, [edit], this.describeReplace(node.start, this.text(node), text), suspect);
+    if (edit.text === this.text(node)) return undefined;
+    return this.add(operator, prior, node, [edit], this.describeReplace(node.start, this.text(node), text), suspect);
   }
 
   /** The innermost statement (or class member) containing `node`. */

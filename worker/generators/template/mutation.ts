@@ -13,6 +13,8 @@ export interface Mutation {
   anchorEnd: number;
   /** Characters removed plus characters inserted. */
   size: number;
+  /** The edit swaps one token for another of the same syntactic kind, so the result needs no re-parse. */
+  safe?: boolean;
 }
 
 export function editSize(edits: readonly Edit[]): number {

@@ -78,7 +78,7 @@ export function* generateTemplateCandidates(
     const key = normaliseSource(source);
     if (seen.has(key)) return undefined;
     seen.add(key);
-    if (!parsesAs(source, form)) return undefined;
+    if (!mutation.safe && !parsesAs(source, form)) return undefined;
     return {
       source,
       generator: `template:${mutation.operator}`,
@@ -117,6 +117,7 @@ export function* generateTemplateCandidates(
       anchorStart: Math.min(a.anchorStart, b.anchorStart),
       anchorEnd: Math.max(a.anchorEnd, b.anchorEnd),
       size: editSize(edits),
+      safe: a.safe && b.safe,
     };
     const candidate = admit(pair);
     if (!candidate) continue;

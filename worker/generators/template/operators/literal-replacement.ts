@@ -1,4 +1,5 @@
 import type { SyntaxNode } from '../../../localise/syntax-tree.ts';
+import type { Mutation } from '../mutation.ts';
 import { Precedence } from '../expression-precedence.ts';
 import type { MutationContext } from '../mutation-context.ts';
 import { PRIORS } from '../operator-priors.ts';
@@ -18,7 +19,7 @@ export function literalReplacement(ctx: MutationContext): void {
       const negated = parent?.type === 'UnaryExpression' && parent.operator === '-';
       numberMutations(ctx, negated ? parent : literal, numericValue(negated ? parent : literal)!, literal.raw, numbers);
     } else if (typeof literal.value === 'boolean') {
-      ctx.addReplace('literal', PRIORS.literalStep, literal, String(!literal.value), Precedence.primary);
+      markSafe(ctx.addReplace('literal', PRIORS.literalStep, literal, String(!literal.value), Precedence.primary), literal);
     } else if (typeof literal.value === 'string') {
       stringMutations(ctx, literal, strings);
     } else if (literal.value === null && literal.raw === 'null') {
@@ -38,7 +39,10 @@ function numberMutations(ctx: MutationContext, node: SyntaxNode, value: number, 
     if (!Number.isFinite(next) || seen.has(next)) return;
     seen.add(next);
     const text = numberLike(raw, next);
-    ctx.addReplace('literal', prior, node, text, next < 0 ? Precedence.unary : Precedence.primary);
+    const mutation = ctx.addReplace('literal', prior, node, text, next < 0 ? Precedence.unary : Precedence.primary);
+    // `1..toString()` and `-x ** 2` are the cases where a number's spelling changes the parse.
+    const parent = ctx.parent(node);
+    if (next >= 0 && node.type === 'Literal' && !(parent?.type === 'MemberExpression' && ctx.key(node) === 'object')) markSafe(mutation, node);
   };
   offer(value + 1, PRIORS.literalStep);
   offer(value - 1, PRIORS.literalStep);
@@ -54,7 +58,7 @@ function stringMutations(ctx: MutationContext, literal: SyntaxNode, pool: string
   const offer = (next: string, prior: number): void => {
     if (seen.has(next)) return;
     seen.add(next);
-    ctx.addReplace('string', prior, literal, quoteLike(literal.raw, next), Precedence.primary);
+    markSafe(ctx.addReplace('string', prior, literal, quoteLike(literal.raw, next), Precedence.primary), literal);
   };
   if (value === '') offer(' ', PRIORS.stringEdit);
   if (value === ' ') offer('', PRIORS.stringEdit);
@@ -67,4 +71,9 @@ function stringMutations(ctx: MutationContext, literal: SyntaxNode, pool: string
   offer(value.toLowerCase(), PRIORS.stringEdit - 0.06);
   for (const other of pool) offer(other, PRIORS.literalPool);
   if (value.trim() !== value) offer(value.trim(), PRIORS.stringEdit - 0.06);
+}
+
+/** A literal swapped for a literal in place (no shorthand or spacing adjustments) cannot break the syntax. */
+function markSafe(mutation: Mutation | undefined, node: SyntaxNode): void {
+  if (mutation && mutation.edits.length === 1 && mutation.edits[0].start === node.start && mutation.edits[0].end === node.end) mutation.safe = true;
 }

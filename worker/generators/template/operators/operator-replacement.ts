@@ -1,6 +1,7 @@
 import type { Edit } from '../../../../core/types.ts';
 import type { SyntaxNode } from '../../../localise/syntax-tree.ts';
 import type { MutationContext } from '../mutation-context.ts';
+import { binaryPrecedence } from '../expression-precedence.ts';
 import { PRIORS } from '../operator-priors.ts';
 import { ASSIGNMENT_OPERATOR_TOKENS, ASSIGNMENT_REPLACEMENTS, BINARY_OPERATOR_TOKENS, BINARY_REPLACEMENTS, operatorKind } from './operator-classes.ts';
 
@@ -19,8 +20,10 @@ export function operatorReplacement(ctx: MutationContext): void {
     const replacements = BINARY_REPLACEMENTS[node.operator];
     if (!range || !replacements) continue;
     for (const [to, prior] of replacements) {
-      ctx.add(operatorKind(node.operator), prior, node, [{ start: range.start, end: range.end, text: to }],
+      const mutation = ctx.add(operatorKind(node.operator), prior, node, [{ start: range.start, end: range.end, text: to }],
         ctx.describeReplace(range.start, node.operator, to));
+      // Same binding strength and no `??`/`**` mixing rules: the tree keeps its shape, so the text still parses.
+      if (mutation && binaryPrecedence(to) === binaryPrecedence(node.operator) && !['??', '**'].includes(to) && !['??', '**'].includes(node.operator)) mutation.safe = true;
     }
   }
   for (const node of ctx.nodes('AssignmentExpression')) {
@@ -30,14 +33,16 @@ export function operatorReplacement(ctx: MutationContext): void {
     // Destructuring targets only take `=`.
     if (node.left.type !== 'Identifier' && node.left.type !== 'MemberExpression') continue;
     for (const [to, prior] of replacements) {
-      ctx.add('assignment', prior, node, [{ start: range.start, end: range.end, text: to }], ctx.describeReplace(range.start, node.operator, to));
+      const mutation = ctx.add('assignment', prior, node, [{ start: range.start, end: range.end, text: to }], ctx.describeReplace(range.start, node.operator, to));
+      if (mutation) mutation.safe = true;
     }
   }
   for (const node of ctx.nodes('UpdateExpression')) {
     const start = node.prefix ? node.start : node.end - 2;
     const to = node.operator === '++' ? '--' : '++';
     if (ctx.source.text.slice(start, start + 2) !== node.operator) continue;
-    ctx.add('update', PRIORS.update, node, [{ start, end: start + 2, text: to }], ctx.describeReplace(start, node.operator, to));
+    const mutation = ctx.add('update', PRIORS.update, node, [{ start, end: start + 2, text: to }], ctx.describeReplace(start, node.operator, to));
+    if (mutation) mutation.safe = true;
   }
 }
 

@@ -43,7 +43,8 @@ export function variableReplacement(ctx: MutationContext): void {
       if (binding.name === id.name) continue;
       // Names of the same function are likelier substitutes than ones captured from outside it.
       const sameFunction = ctx.functionOf(binding.id) === fn || binding.scope === fn;
-      ctx.addReplace('variable', sameFunction ? PRIORS.variable : PRIORS.variable - 0.05, id, binding.name, Precedence.primary);
+      const mutation = ctx.addReplace('variable', sameFunction ? PRIORS.variable : PRIORS.variable - 0.05, id, binding.name, Precedence.primary);
+      if (mutation && mutation.edits[0].start === id.start && mutation.edits[0].end === id.end) mutation.safe = true;
     }
   }
 }
