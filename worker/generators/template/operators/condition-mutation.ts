@@ -13,6 +13,15 @@ export function conditionMutation(ctx: MutationContext): void {
     const inner = nodePrecedence(test) >= Precedence.unary ? ctx.text(test) : `(${ctx.text(test)})`;
     ctx.addReplace('negate-condition', PRIORS.conditionNegation, test, `!${inner}`, Precedence.unary);
   }
+  // One operand of a `&&`/`||` condition negated: `(a != x && ...) && b` → `!(a != x && ...) && b`.
+  for (const node of ctx.nodes('LogicalExpression')) {
+    if (node.operator === '??') continue;
+    for (const operand of [node.left, node.right]) {
+      if ((operand.type === 'LogicalExpression' && operand.operator === node.operator) || (operand.type === 'UnaryExpression' && operand.operator === '!')) continue;
+      const inner = nodePrecedence(operand) >= Precedence.unary ? ctx.text(operand) : `(${ctx.text(operand)})`;
+      ctx.addReplace('negate-condition', PRIORS.conditionNegation - 0.02, operand, `!${inner}`, Precedence.unary);
+    }
+  }
   for (const node of ctx.nodes('IfStatement')) {
     const consequent = ctx.text(node.consequent);
     // `if (c) S` → `S`: passes a failing case by always running S, a classic overfit; ranked last and flagged.

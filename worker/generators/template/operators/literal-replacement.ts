@@ -52,6 +52,8 @@ function numberMutations(ctx: MutationContext, node: SyntaxNode, value: number, 
   offer(-value, PRIORS.literalNegation);
 }
 
+const CHARACTER_FAMILIES = ['()[]{}<>', ',;:.', ' _-', '+-*/%', '\'"`'];
+
 function stringMutations(ctx: MutationContext, literal: SyntaxNode, pool: string[]): void {
   const value = literal.value as string;
   const seen = new Set<string>([value]);
@@ -66,6 +68,10 @@ function stringMutations(ctx: MutationContext, literal: SyntaxNode, pool: string
   if (/^(.)\1*$/su.test(value)) {
     offer(value.slice(0, -1), PRIORS.stringEdit);
     offer(value + value[0], PRIORS.stringEdit - 0.04);
+  }
+  // One punctuation character confused with a sibling: `'('` for `'['`, `'>'` for `'<'`, `','` for `';'`.
+  for (const family of CHARACTER_FAMILIES) {
+    if (value.length === 1 && family.includes(value)) for (const other of family) offer(other, PRIORS.stringEdit - 0.04);
   }
   offer(value.toUpperCase(), PRIORS.stringEdit - 0.06);
   offer(value.toLowerCase(), PRIORS.stringEdit - 0.06);
