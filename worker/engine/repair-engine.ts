@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import type { Block, Case, CandidateSpec, SandboxLimits, TrialReport, TrialResult } from '../../core/types.ts';
 import type { SandboxPool } from '../sandbox/sandbox-pool.ts';
 import { instrumentForCoverage } from '../localise/coverage-instrumenter.ts';
@@ -28,6 +27,14 @@ export interface RepairOptions {
   /** Trials in flight at once. @defaultValue 2 × pool size */
   concurrency?: number;
   limits?: Partial<SandboxLimits>;
+  /**
+   * Candidates get a per-case CPU limit of this many times the slowest case of the original (within
+   * `minCaseMs` and the configured limit): most mutants that loop forever then cost milliseconds, not seconds.
+   * @defaultValue 20
+   */
+  timeoutFactor?: number;
+  /** Floor of the adaptive per-case limit, ms. @defaultValue 50 */
+  minCaseMs?: number;
   /** Failed candidates kept in the report (plausible ones are always kept). @defaultValue 200 */
   keepFailed?: number;
   onEvent?: (event: EngineEvent) => void;
@@ -51,8 +58,9 @@ export async function repairBlock(block: Block, cases: Case[], options: RepairOp
   const pool = options.pool;
   let trials = 0;
 
-  const baseline = await pool.run({ block, cases, limits: options.limits });
-  trials += baseline.results.length;
+  const configured = { ...pool.limits, ...options.limits };
+  const baseline = await runBaseline(pool, block, cases, configured);
+  trials += baseline.trials;
   const failingIds = new Set(baseline.results.filter((r) => r.outcome !== 'pass').map((r) => r.caseId));
   if (baseline.compileError) for (const c of cases) failingIds.add(c.id);
   emit({ type: 'baseline', failing: failingIds.size, total: cases.length });
@@ -73,10 +81,12 @@ export async function repairBlock(block: Block, cases: Case[], options: RepairOp
     return finish();
   }
 
+  const candidateLimits = adaptiveLimits(baseline, configured, options.timeoutFactor ?? 20, options.minCaseMs ?? 50);
+
   // Failing cases first: they reject most candidates on the first trial.
   const ordered = [...cases.filter((c) => failingIds.has(c.id)), ...cases.filter((c) => !failingIds.has(c.id))];
 
-  const localisation = await localise(block, cases, baseline, pool, options.limits);
+  const localisation = await localise(block, cases, baseline, pool, candidateLimits);
   trials += localisation.trials;
   result.localisation = localisation.ranking;
   emit({ type: 'localised', top: localisation.ranking.slice(0, 5) });
@@ -108,7 +118,7 @@ export async function repairBlock(block: Block, cases: Case[], options: RepairOp
 
   let firstPlausibleTried: number | undefined;
   let failedKept = 0;
-  const concurrency = options.concurrency ?? Math.max(2, availableParallelism() * 2);
+  const concurrency = options.concurrency ?? Math.max(2, pool.size * 2);
 
   const nextSpec = (): CandidateSpec | undefined => {
     while (true) {
@@ -137,7 +147,7 @@ export async function repairBlock(block: Block, cases: Case[], options: RepairOp
 
   const tryOne = async (spec: CandidateSpec): Promise<void> => {
     const rank = ++result.tried;
-    const report: TrialReport = await pool.run({ block: { ...block, source: spec.source }, cases: ordered, limits: options.limits, stopOnFirstFailure: true });
+    const report: TrialReport = await pool.run({ block: { ...block, source: spec.source }, cases: ordered, limits: candidateLimits, stopOnFirstFailure: true });
     trials += report.results.length;
     const passed = countLeadingPasses(report.results);
     const plausible = !report.compileError && passed === ordered.length;
@@ -243,6 +253,39 @@ async function localise(block: Block, cases: Case[], baseline: TrialReport, pool
     // Source the instrumenter cannot handle still gets a uniform ranking below.
   }
   return { ranking: rankSuspicious(probes, runs, throwOffsets), trials };
+}
+
+/**
+ * Runs the original on every case. A block that loops forever would cost the full limit on every case,
+ * so the first pass uses a short probe limit and only the first case that timed out is run again with the
+ * configured one: if it passes then, the block is merely slow and the timed-out cases are run again in full.
+ */
+async function runBaseline(pool: SandboxPool, block: Block, cases: Case[], limits: SandboxLimits): Promise<TrialReport & { trials: number }> {
+  const probeMs = Math.min(limits.cpuMs, 200);
+  const probe = await pool.run({ block, cases, limits: { ...limits, cpuMs: probeMs, wallMs: Math.min(limits.wallMs, probeMs * 2) } });
+  let trials = probe.results.length;
+  const timedOut = probe.results.filter((r) => r.outcome === 'timeout').map((r) => r.caseId);
+  if (timedOut.length === 0 || probeMs === limits.cpuMs) return { ...probe, trials };
+  const first = cases.filter((c) => c.id === timedOut[0]);
+  const check = await pool.run({ block, cases: first, limits });
+  trials += check.results.length;
+  if (check.results[0]?.outcome === 'timeout') {
+    return { ...probe, results: probe.results.map((r) => (r.caseId === timedOut[0] ? check.results[0] : r)), trials };
+  }
+  const full = await pool.run({ block, cases: cases.filter((c) => timedOut.includes(c.id)), limits });
+  trials += full.results.length;
+  const byId = new Map(full.results.map((r) => [r.caseId, r]));
+  return { ...probe, results: probe.results.map((r) => byId.get(r.caseId) ?? r), trials };
+}
+
+function adaptiveLimits(baseline: TrialReport, limits: SandboxLimits, factor: number, floorMs: number): Partial<SandboxLimits> {
+  const configuredCpu = limits.cpuMs;
+  const configuredWall = limits.wallMs;
+  const measured = baseline.results.filter((r) => r.outcome !== 'timeout' && r.outcome !== 'crashed').map((r) => r.ms);
+  // Nothing finished in time (the bug is an endless loop): give candidates the probe limit.
+  if (measured.length === 0) return { ...limits, cpuMs: Math.min(configuredCpu, floorMs * 4), wallMs: Math.min(configuredWall, floorMs * 8) };
+  const cpuMs = Math.min(configuredCpu, Math.max(floorMs, Math.ceil(Math.max(...measured) * factor)));
+  return { ...limits, cpuMs, wallMs: Math.min(configuredWall, Math.max(cpuMs * 2, floorMs * 4)) };
 }
 
 function buildLlmInput(block: Block, ordered: Case[], baseline: TrialReport): LlmRepairInput {

@@ -87,6 +87,16 @@ export class SandboxPool {
     this.#limits = resolveLimits(DEFAULT_LIMITS, options.limits);
   }
 
+  /** Number of sandbox host processes the pool runs at most (requests in parallel). */
+  get size(): number {
+    return this.#size;
+  }
+
+  /** Per-case limits used when a request gives none. */
+  get limits(): Readonly<SandboxLimits> {
+    return this.#limits;
+  }
+
   get stats(): Readonly<SandboxPoolStats> {
     return { ...this.#stats };
   }
