@@ -53,6 +53,10 @@ export function collectMutations(block: Block, errorInfo?: ErrorInfo): Mutation[
  * locations first (all operators at one location tier, by prior, before the next tier), then pairs of the best
  * single edits. Each candidate is a minimal textual edit of the original, parses in the block's form, and is
  * distinct from the original and every earlier candidate after token normalisation.
+ *
+ * `suspicious` offsets and `errorInfo.offset` index the ORIGINAL source (map offsets from an instrumented run
+ * back with `instrumentForCoverage(...).originalOffset`). With an empty `suspicious` list all locations tie.
+ * Throws `BlockParseError` (code `BLOCK_PARSE_ERROR`) on the first `next()` when the block itself does not parse.
  */
 export function* generateTemplateCandidates(
   block: Block,
