@@ -1,11 +1,14 @@
 import { Command, CommanderError } from 'commander';
 import { benchCommand } from './bench-command.ts';
 import { importCommand } from './import-command.ts';
+import { demoCommand, repairCommand } from './repair-command.ts';
 
 const program = new Command('suture')
   .description('Sandboxed fork-and-trial repair for JavaScript')
   .version('0.1.0')
   .showHelpAfterError()
+  .addCommand(demoCommand())
+  .addCommand(repairCommand())
   .addCommand(benchCommand())
   .addCommand(importCommand());
 
