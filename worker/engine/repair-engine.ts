@@ -6,6 +6,7 @@ import { generateTemplateCandidates, normaliseSource } from '../generators/templ
 import type { LlmGenerator, LlmRepairInput } from '../generators/llm/llm-generator.ts';
 import { editSize, unifiedDiff } from './candidate-diff.ts';
 import { scoreCandidate } from './candidate-score.ts';
+import { deriveInvariants, invariantViolation, type BehaviourInvariants } from './behaviour-invariants.ts';
 import type { CandidateReport, EngineEvent, RepairResult } from './repair-report.ts';
 
 export interface RepairOptions {
@@ -83,6 +84,9 @@ export async function repairBlock(block: Block, cases: Case[], options: RepairOp
 
   const candidateLimits = adaptiveLimits(baseline, configured, options.timeoutFactor ?? 20, options.minCaseMs ?? 50);
 
+  const invariants = deriveInvariants(cases);
+  const noThrowIds = new Set(cases.filter((c) => c.check === 'no-throw').map((c) => c.id));
+
   // Failing cases first: they reject most candidates on the first trial.
   const ordered = [...cases.filter((c) => failingIds.has(c.id)), ...cases.filter((c) => !failingIds.has(c.id))];
 
@@ -149,6 +153,7 @@ export async function repairBlock(block: Block, cases: Case[], options: RepairOp
     const rank = ++result.tried;
     const report: TrialReport = await pool.run({ block: { ...block, source: spec.source }, cases: ordered, limits: candidateLimits, stopOnFirstFailure: true });
     trials += report.results.length;
+    applyInvariants(report.results, noThrowIds, invariants);
     const passed = countLeadingPasses(report.results);
     const plausible = !report.compileError && passed === ordered.length;
     const candidate: CandidateReport = {
@@ -316,6 +321,20 @@ export function describeFailure(t: TrialResult): string {
   if (t.error) return `${t.caseId}: ${t.outcome} ${t.error.name}: ${t.error.message}`;
   if (t.outcome === 'wrong-result') return `${t.caseId}: wrong result ${JSON.stringify(t.actual)?.slice(0, 200)}`;
   return `${t.caseId}: ${t.outcome}`;
+}
+
+/** A no-throw pass that breaks what known-good calls show (NaN, a missing result) counts as a wrong result. */
+function applyInvariants(results: TrialResult[], noThrowIds: Set<string>, invariants: BehaviourInvariants) {
+  for (let i = 0; i < results.length; i++) {
+    const r = results[i];
+    if (!noThrowIds.has(r.caseId)) continue;
+    const why = invariantViolation(invariants, r);
+    if (why) {
+      results[i] = { ...r, outcome: 'wrong-result', error: { name: 'InvariantViolation', message: why } };
+      results.length = i + 1;
+      return;
+    }
+  }
 }
 
 function countLeadingPasses(results: TrialResult[]): number {

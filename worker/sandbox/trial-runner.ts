@@ -222,7 +222,7 @@ export class TrialRunner {
       check: c.check,
       args: c.args ?? [],
       script: c.script ?? '',
-      argsAfter: c.argsAfter !== undefined,
+      argsAfter: c.argsAfter !== undefined || c.check === 'no-throw',
       coverage,
       maxResultBytes: limits.maxResultBytes,
     });
@@ -304,6 +304,7 @@ function judge(c: Case, r: HarnessResult, source: string, ms: number, limits: Sa
   if (r.status === 'threw') {
     return { ...base, outcome: 'threw', error: withOffset(r.error ?? { name: 'Error', message: '' }, source) };
   }
+  if (c.check === 'no-throw') return { ...base, actual: r.actual, actualArgsAfter: r.argsAfter };
   if (c.check !== 'value') return base;
   const expected = normaliseSnapshot(c.expect === undefined ? { $t: 'undefined' } : c.expect);
   let ok = snapshotEqual(r.actual, expected);

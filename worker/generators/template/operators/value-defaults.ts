@@ -22,7 +22,7 @@ export function defaultForMember(property: string): string {
  * The empty value of the type `node`'s result is used as next (`.trim()` → `''`, `.length`/`.map`/iteration →
  * `[]`, arithmetic → `0`, property read → `{}`), or undefined when the use says nothing.
  */
-export function defaultForUse(ctx: MutationContext, node: SyntaxNode): string | undefined {
+export function defaultForUse(ctx: MutationContext, node: SyntaxNode, depth = 0): string | undefined {
   const parent = ctx.parent(node);
   const key = ctx.key(node);
   if (!parent) return undefined;
@@ -48,9 +48,24 @@ export function defaultForUse(ctx: MutationContext, node: SyntaxNode): string | 
       return '[]';
     case 'TemplateLiteral':
       return "''";
+    case 'VariableDeclarator':
+      // `const armor = enemy.stats?.armor` says nothing by itself: ask how `armor` is used.
+      return key === 'init' && depth < 3 ? defaultForBinding(ctx, parent.id, depth + 1) : undefined;
     default:
       return undefined;
   }
+}
+
+/** The default the first telling use of a variable asks for. */
+function defaultForBinding(ctx: MutationContext, id: SyntaxNode, depth: number): string | undefined {
+  if (id.type !== 'Identifier') return undefined;
+  for (const ref of ctx.nodes('Identifier')) {
+    if (ref === id || ref.name !== id.name || ref.start < id.end) continue;
+    if (ctx.scopes.resolve(ref)?.id !== id) continue;
+    const found = defaultForUse(ctx, ref, depth);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /** The empty value a function returns, judged from its other return statements. */
