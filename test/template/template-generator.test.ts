@@ -172,3 +172,16 @@ test('normaliseSource ignores layout, comments, quote style, number spelling and
   assert.notEqual(normaliseSource('a = b; c'), normaliseSource('a = b c'.replace(' c', '.c')));
   assert.notEqual(normaliseSource('x = a / b / c'), normaliseSource('x = a / (b / c)'));
 });
+
+test('a block that redeclares a binding is mutated, and only candidates removing the redeclaration are offered', () => {
+  const block: Block = { entry: 'area', source: `function area(a, b) {
+  let m = a * 2;
+  let m = m * b;
+  return m;
+}` };
+  const candidates = [...generateTemplateCandidates(block, [])];
+  assert.ok(candidates.length >= 2);
+  for (const candidate of candidates) assert.ok(parses(block, candidate.source), candidate.description);
+  foundWithin(block, block.source.replace('let m = m', 'm = m'), 2);
+  foundWithin(block, block.source.replace('\n  let m = m * b;', ''), 3);
+});

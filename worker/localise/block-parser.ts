@@ -1,4 +1,4 @@
-import { parse } from 'acorn';
+import { Parser, parse, type Options } from 'acorn';
 import type { Block } from '../../core/types.ts';
 import type { SyntaxNode } from './syntax-tree.ts';
 
@@ -10,6 +10,17 @@ export interface ParsedBlock {
   source: string;
   /** The Program (entry form) or the function expression (expression form); offsets index `source`. */
   root: SyntaxNode;
+  /**
+   * Early errors acorn found but did not throw for (redeclared bindings and the like; offsets index `source`).
+   * The tree is complete, so the block can still be analysed and mutated, but it will not compile as it is.
+   */
+  earlyErrors: EarlyError[];
+}
+
+/** A static-semantics error that leaves the syntax tree intact (acorn's "recoverable" errors). */
+export interface EarlyError {
+  message: string;
+  offset: number;
 }
 
 /** The block's source is not JavaScript acorn accepts in the block's form. */
@@ -22,6 +33,27 @@ export class BlockParseError extends Error {
 }
 
 const OPTIONS = { ecmaVersion: 'latest', sourceType: 'script', allowHashBang: true } as const;
+
+/**
+ * Acorn with its recoverable (early) errors collected instead of thrown. Buggy code really does redeclare
+ * `let` bindings; a repair engine must be able to read and mutate it, and the candidates that still do not
+ * compile are rejected by the strict `parsesAs` check (and by the sandbox) anyway.
+ */
+class TolerantParser extends Parser {
+  collected: EarlyError[] = [];
+  constructor(options: Options, input: string) {
+    super(options, input);
+  }
+  raiseRecoverable(pos: number, message: string): void {
+    this.collected.push({ message, offset: pos });
+  }
+}
+
+function parseTolerant(input: string, shift: number): { program: SyntaxNode; earlyErrors: EarlyError[] } {
+  const parser = new TolerantParser(OPTIONS, input);
+  const program = parser.parse() as unknown as SyntaxNode;
+  return { program, earlyErrors: parser.collected.map((e) => ({ message: e.message, offset: e.offset - shift })) };
+}
 
 export function blockForm(block: Block): BlockForm {
   return block.entry === undefined ? 'expression' : 'entry';
@@ -38,14 +70,16 @@ export function parseBlock(block: Block): ParsedBlock {
 export function parseSource(source: string, form: BlockForm): ParsedBlock {
   if (form === 'entry') {
     try {
-      return { form, source, root: parse(source, OPTIONS) as unknown as SyntaxNode };
+      const { program, earlyErrors } = parseTolerant(source, 0);
+      return { form, source, root: program, earlyErrors };
     } catch (error) {
       throw toParseError(error, 0);
     }
   }
   let program: SyntaxNode;
+  let earlyErrors: EarlyError[];
   try {
-    program = parse(`(${source})`, OPTIONS) as unknown as SyntaxNode;
+    ({ program, earlyErrors } = parseTolerant(`(${source})`, 1));
   } catch (error) {
     throw toParseError(error, 1);
   }
@@ -56,10 +90,10 @@ export function parseSource(source: string, form: BlockForm): ParsedBlock {
   }
   const root = statement.expression as SyntaxNode;
   shiftOffsets(root, -1);
-  return { form, source, root };
+  return { form, source, root, earlyErrors };
 }
 
-/** True when `source` parses in the given form (cheap syntax check for generated candidates). */
+/** True when `source` parses in the given form with no early errors (cheap syntax check for generated candidates). */
 export function parsesAs(source: string, form: BlockForm): boolean {
   try {
     if (form === 'entry') parse(source, OPTIONS);
@@ -70,6 +104,20 @@ export function parsesAs(source: string, form: BlockForm): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/**
+ * The early errors of `source` in the given form, or undefined when it does not parse at all. Lets a generator
+ * working on a block that has early errors keep only the candidates that remove some of them.
+ */
+export function earlyErrorsOf(source: string, form: BlockForm): EarlyError[] | undefined {
+  try {
+    if (form === 'entry') return parseTolerant(source, 0).earlyErrors;
+    const { program, earlyErrors } = parseTolerant(`(${source})`, 1);
+    return program.body.length === 1 ? earlyErrors : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Block, Edit } from '../../../core/types.ts';
-import { parseBlock, type BlockForm } from '../../localise/block-parser.ts';
+import { parseBlock, type BlockForm, type EarlyError } from '../../localise/block-parser.ts';
 import { SyntaxTree, isFunctionNode, type SyntaxNode } from '../../localise/syntax-tree.ts';
 import { fitSlot, nodePrecedence, slotPrecedence } from './expression-precedence.ts';
 import { editSize, type Mutation } from './mutation.ts';
@@ -23,6 +23,8 @@ export class MutationContext {
   readonly tree: SyntaxTree;
   readonly scopes: ScopeAnalysis;
   readonly mutations: Mutation[] = [];
+  /** Early errors of the original (redeclarations and the like): it does not compile until they are gone. */
+  readonly earlyErrors: EarlyError[];
   /** Nodes by type, in source order. */
   private readonly byType = new Map<string, SyntaxNode[]>();
   private readonly order = new Map<SyntaxNode, number>();
@@ -30,6 +32,7 @@ export class MutationContext {
   constructor(readonly block: Block, readonly errorInfo?: ErrorInfo) {
     const parsed = parseBlock(block);
     this.form = parsed.form;
+    this.earlyErrors = parsed.earlyErrors;
     this.source = new SourceText(block.source);
     this.tree = new SyntaxTree(parsed.root);
     this.scopes = new ScopeAnalysis(this.tree);
@@ -154,6 +157,16 @@ export class MutationContext {
       if (isFunctionNode(current) && current !== node) return null;
     }
     return null;
+  }
+
+  /** The innermost statement or declaration holding a source offset. */
+  statementAt(offset: number): SyntaxNode | undefined {
+    let found: SyntaxNode | undefined;
+    for (const node of this.tree.nodes) {
+      if (node.start > offset) break;
+      if (offset < node.end && (node.type.endsWith('Statement') || node.type.endsWith('Declaration')) && node.type !== 'BlockStatement') found = node;
+    }
+    return found;
   }
 
   /** The innermost function containing `node` (the node itself excluded). */

@@ -21,6 +21,8 @@ export const PRIORS = {
   operatorChain: 0.55,
   variable: 0.52,
   assignmentOperator: 0.5,
+  redeclarationAssign: 0.5, // `let m = x` → `m = x` where `m` is already declared
+  redeclarationDelete: 0.46,
   update: 0.5,
   arithmetic: 0.48,
   arithmeticFar: 0.44,

@@ -1,5 +1,5 @@
 import type { Block, CandidateSpec, SuspiciousRange } from '../../../core/types.ts';
-import { parsesAs } from '../../localise/block-parser.ts';
+import { earlyErrorsOf, parsesAs } from '../../localise/block-parser.ts';
 import { applyEdits, editsDisjoint } from './apply-edits.ts';
 import { orderMutations, rankSumPairs } from './candidate-order.ts';
 import { editSize, type Mutation } from './mutation.ts';
@@ -13,6 +13,7 @@ import { methodReplacement } from './operators/method-replacement.ts';
 import { nullSafety } from './operators/null-safety.ts';
 import { offByOne } from './operators/off-by-one.ts';
 import { operatorChainReplacement, operatorReplacement } from './operators/operator-replacement.ts';
+import { redeclaration } from './operators/redeclaration.ts';
 import { returnConstant, statementMutation } from './operators/statement-mutation.ts';
 import { swaps } from './operators/swaps.ts';
 import { termDeletion } from './operators/term-deletion.ts';
@@ -39,13 +40,32 @@ const DEFAULT_MAX_PAIRS = 5_000;
 const OPERATORS: ReadonlyArray<(ctx: MutationContext) => void> = [
   nullSafety, operatorReplacement, operatorChainReplacement, literalReplacement, offByOne, variableReplacement,
   expressionReuse, termDeletion, swaps, conditionMutation, methodReplacement, wrapping, assignBack, statementMutation, returnConstant,
+  redeclaration,
 ];
 
 /** All raw single mutations of a block, unordered and not yet de-duplicated. */
 export function collectMutations(block: Block, errorInfo?: ErrorInfo): Mutation[] {
+  return analyse(block, errorInfo).mutations;
+}
+
+function analyse(block: Block, errorInfo?: ErrorInfo): MutationContext {
   const ctx = new MutationContext(block, errorInfo);
   for (const operator of OPERATORS) operator(ctx);
-  return ctx.mutations;
+  return ctx;
+}
+
+/**
+ * Suspicious ranges for the statements holding the block's early errors, above every other range: a block that
+ * does not compile has no coverage, and the fix must touch one of those statements anyway.
+ */
+function earlyErrorRanges(ctx: MutationContext, suspicious: readonly SuspiciousRange[]): SuspiciousRange[] {
+  const top = suspicious.reduce((max, r) => Math.max(max, r.score), 0) + 1;
+  const ranges: SuspiciousRange[] = [];
+  for (const error of ctx.earlyErrors) {
+    const statement = ctx.statementAt(error.offset);
+    if (statement) ranges.push({ start: statement.start, end: statement.end, score: top, reason: 'early-error' });
+  }
+  return ranges;
 }
 
 /**
@@ -67,7 +87,10 @@ export function* generateTemplateCandidates(
   const maxCandidates = options.maxCandidates ?? DEFAULT_MAX_CANDIDATES;
   const maxPairs = options.maxPairs ?? DEFAULT_MAX_PAIRS;
   const form = block.entry === undefined ? 'expression' : 'entry';
-  const ordered = orderMutations(collectMutations(block, errorInfo), suspicious);
+  const ctx = analyse(block, errorInfo);
+  const originalErrors = ctx.earlyErrors.length;
+  const ranges = originalErrors > 0 ? [...suspicious, ...earlyErrorRanges(ctx, suspicious)] : suspicious;
+  const ordered = orderMutations(ctx.mutations, ranges);
   const seen = new Set<string>([normaliseSource(block.source)]);
   let yielded = 0;
 
@@ -82,7 +105,12 @@ export function* generateTemplateCandidates(
     const key = normaliseSource(source);
     if (seen.has(key)) return undefined;
     seen.add(key);
-    if (!mutation.safe && !parsesAs(source, form)) return undefined;
+    if (originalErrors > 0) {
+      // The original does not compile: keep only candidates that remove some of its early errors (pairs of
+      // them may remove all), since nothing else can pass.
+      const errors = earlyErrorsOf(source, form);
+      if (!errors || errors.length >= originalErrors) return undefined;
+    } else if (!mutation.safe && !parsesAs(source, form)) return undefined;
     return {
       source,
       generator: `template:${mutation.operator}`,
