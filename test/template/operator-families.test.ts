@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { foundWithin } from './candidate-rank.ts';
+import { foundWithin, rankOf } from './candidate-rank.ts';
 
 const entry = (source: string, name = 'f') => ({ source, entry: name });
 
@@ -19,8 +19,29 @@ test('relational ↔ equality (`>` → `==`)', () => {
 
 test('logical operator and the whole chain at once', () => {
   const buggy = `(s, i) => s[i] == s[i+1] && s[i+1] == s[i+2] && s[i] == s[i+2]`;
-  foundWithin({ source: buggy }, buggy.replaceAll('&&', '||'), 40);
-  foundWithin({ source: buggy }, buggy.replace('&&', '||'), 10);
+  foundWithin({ source: buggy }, buggy.replaceAll('&&', '||'), 10);
+  foundWithin({ source: buggy }, buggy.replace('&&', '||'), 40);
+  // Flipping one operator of the chain mixes `||` into `&&` unparenthesised: the whole chain comes first.
+  assert.ok(rankOf({ source: buggy }, buggy.replaceAll('&&', '||')).rank! < rankOf({ source: buggy }, buggy.replace('&&', '||')).rank!);
+  // A lone `&&` (or one already parenthesised apart) keeps the logical flip's full prior.
+  const lone = `(a, b, c) => (a > 0 && b > 0) || c`;
+  assert.equal(rankOf({ source: lone }, lone.replace('&&', '||')).candidate?.prior, rankOf({ source: lone }, lone.replace('||', '&&')).candidate?.prior);
+});
+
+test('a literal changed into a no-op operand ranks after the term deletion it imitates', () => {
+  const buggy = `(l) => { let n = 0; for (let i = 1; i < l.length; i++) for (let j = i + 1; j < l.length; j++) n++; return n; }`;
+  const loopStart = rankOf({ source: buggy }, buggy.replace('i = 1', 'i = 0'));
+  const plusZero = rankOf({ source: buggy }, buggy.replace('i + 1', 'i + 0'));
+  const deletion = rankOf({ source: buggy }, buggy.replace('i + 1', 'i'));
+  assert.ok(loopStart.candidate!.prior > deletion.candidate!.prior);
+  assert.ok(deletion.candidate!.prior > plusZero.candidate!.prior);
+});
+
+test('equality turned into an ordering is a low-prior change', () => {
+  const buggy = `(a, b) => JSON.stringify(a) === JSON.stringify(b)`;
+  const negated = rankOf({ source: buggy }, buggy.replace('===', '!==')).candidate!;
+  const ordered = rankOf({ source: buggy }, buggy.replace('===', '>=')).candidate!;
+  assert.ok(negated.prior! - ordered.prior! >= 0.25);
 });
 
 test('assignment and update operators', () => {

@@ -18,7 +18,8 @@ export const PRIORS = {
   literalStep: 0.66, // n ± 1, true ↔ false
   literalZeroOne: 0.6,
   relationalToEquality: 0.56,
-  operatorChain: 0.55,
+  operatorChain: 0.72, // every `&&` of a condition made `||`: as likely as one logical flip, and consistent
+  operatorChainOther: 0.45, // every `<` of an expression made `<=` and the like
   variable: 0.52,
   assignmentOperator: 0.5,
   redeclarationAssign: 0.5, // `let m = x` → `m = x` where `m` is already declared
@@ -34,6 +35,9 @@ export const PRIORS = {
   expressionReuse: 0.36,
   unaryDeletion: 0.35,
   literalNegation: 0.33,
+  identityLiteral: 0.3, // a literal changed so its operation does nothing (`x + 0`): the term deletion, disguised
+  mixedLogical: 0.47, // one `&&` of an `a && b && c` chain made `||`: mixes the two without parentheses
+  equalityToRelational: 0.42, // `===` → `>=`: equality tests are rarely meant as orderings
   strictness: 0.2, // == ↔ ===
   swap: 0.3,
   methodFamily: 0.28,

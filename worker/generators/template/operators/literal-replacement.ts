@@ -39,6 +39,8 @@ function numberMutations(ctx: MutationContext, node: SyntaxNode, value: number, 
     if (!Number.isFinite(next) || seen.has(next)) return;
     seen.add(next);
     const text = numberLike(raw, next);
+    // `j + 1` → `j + 0` is the term deletion `j` written as a no-op: real fixes do not leave `+ 0` or `* 1` behind.
+    if (makesIdentity(ctx, node, next)) prior = Math.min(prior, PRIORS.identityLiteral);
     const mutation = ctx.addReplace('literal', prior, node, text, next < 0 ? Precedence.unary : Precedence.primary);
     // `1..toString()` and `-x ** 2` are the cases where a number's spelling changes the parse.
     const parent = ctx.parent(node);
@@ -50,6 +52,21 @@ function numberMutations(ctx: MutationContext, node: SyntaxNode, value: number, 
   offer(1, PRIORS.literalZeroOne);
   for (const other of pool) offer(other, PRIORS.literalPool);
   offer(-value, PRIORS.literalNegation);
+}
+
+/** Whether `node` becoming `value` turns its binary parent into an identity (`x + 0`, `0 + x`, `x - 0`, `x * 1`, `x / 1`, `x ** 1`). */
+function makesIdentity(ctx: MutationContext, node: SyntaxNode, value: number): boolean {
+  const parent = ctx.parent(node);
+  if (parent?.type !== 'BinaryExpression') return false;
+  const right = ctx.key(node) === 'right';
+  switch (parent.operator) {
+    case '+': return value === 0;
+    case '-': return value === 0 && right;
+    case '*': return value === 1;
+    case '/':
+    case '**': return value === 1 && right;
+    default: return false;
+  }
 }
 
 const CHARACTER_FAMILIES = ['()[]{}<>', ',;:.', ' _-', '+-*/%', '\'"`'];

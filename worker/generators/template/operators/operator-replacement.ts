@@ -19,8 +19,9 @@ export function operatorReplacement(ctx: MutationContext): void {
     const range = operatorRange(ctx, node);
     const replacements = BINARY_REPLACEMENTS[node.operator];
     if (!range || !replacements) continue;
+    const mixes = mixesLogicalChain(ctx, node);
     for (const [to, prior] of replacements) {
-      const mutation = ctx.add(operatorKind(node.operator), prior, node, [{ start: range.start, end: range.end, text: to }],
+      const mutation = ctx.add(operatorKind(node.operator), mixes && (to === '&&' || to === '||') ? Math.min(prior, PRIORS.mixedLogical) : prior, node, [{ start: range.start, end: range.end, text: to }],
         ctx.describeReplace(range.start, node.operator, to));
       // Same binding strength and no `??`/`**` mixing rules: the tree keeps its shape, so the text still parses.
       if (mutation && binaryPrecedence(to) === binaryPrecedence(node.operator) && !['??', '**'].includes(to) && !['??', '**'].includes(node.operator)) mutation.safe = true;
@@ -46,6 +47,18 @@ export function operatorReplacement(ctx: MutationContext): void {
   }
 }
 
+/**
+ * Whether flipping this `&&`/`||` alone would leave `a || b && c` (operators of both kinds, unparenthesised, in one
+ * chain): code rarely means that, so the whole chain flipped together is the likelier fix.
+ */
+function mixesLogicalChain(ctx: MutationContext, node: SyntaxNode): boolean {
+  if (node.operator !== '&&' && node.operator !== '||') return false;
+  const sameBare = (other: SyntaxNode | null): boolean =>
+    !!other && other.type === 'LogicalExpression' && other.operator === node.operator && !ctx.source.isParenthesised(other);
+  const parent = ctx.parent(node);
+  return (sameBare(parent) && !ctx.source.isParenthesised(node)) || sameBare(node.left) || sameBare(node.right);
+}
+
 const CONDITION_HOLDERS: Record<string, string> = {
   IfStatement: 'test', WhileStatement: 'test', DoWhileStatement: 'test', ForStatement: 'test', ConditionalExpression: 'test',
   ReturnStatement: 'argument', VariableDeclarator: 'init', ExpressionStatement: 'expression', ArrowFunctionExpression: 'body',
@@ -67,7 +80,7 @@ export function operatorChainReplacement(ctx: MutationContext): void {
         if (ranges.length < 2) continue;
         for (const [to, prior] of BINARY_REPLACEMENTS[operator] ?? []) {
           const edits: Edit[] = ranges.map((r) => ({ start: r.start, end: r.end, text: to }));
-          const chainPrior = operatorKind(operator) === 'logical' ? Math.min(prior, PRIORS.operatorChain) : Math.min(prior, PRIORS.operatorChain) - 0.1;
+          const chainPrior = Math.min(prior, operatorKind(operator) === 'logical' ? PRIORS.operatorChain : PRIORS.operatorChainOther);
           ctx.add('operator-chain', chainPrior, root, edits,
             `replace every \`${operator}\` with \`${to}\` in \`${ctx.text(root).replace(/\s+/g, ' ').slice(0, 30)}\` at ${ctx.position(root.start)}`);
         }
