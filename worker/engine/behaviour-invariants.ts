@@ -12,17 +12,24 @@ export interface BehaviourInvariants {
   returnKinds: Set<string>;
   /** NaN appears somewhere in a known-good result or argument state. */
   nanSeen: boolean;
+  /** Keys every known-good plain-object result has (undefined when no result was a plain object). */
+  objectKeys?: Set<string>;
 }
 
 export function deriveInvariants(cases: Case[]): BehaviourInvariants {
   const returnKinds = new Set<string>();
   let nanSeen = false;
+  let objectKeys: Set<string> | undefined;
   for (const c of cases) {
     if (c.check !== 'value') continue;
     returnKinds.add(kindOf(c.expect === undefined ? { $t: 'undefined' } : c.expect));
+    if (kindOf(c.expect) === 'object') {
+      const keys = Object.keys(c.expect as object);
+      objectKeys = objectKeys ? new Set(keys.filter((k) => objectKeys!.has(k))) : new Set(keys);
+    }
     if (containsNaN(c.expect) || (c.argsAfter ?? []).some(containsNaN) || (c.args ?? []).some(containsNaN)) nanSeen = true;
   }
-  return { returnKinds, nanSeen };
+  return { returnKinds, nanSeen, objectKeys };
 }
 
 /** Why a passing no-throw trial breaks the invariants, or undefined when it keeps them. */
@@ -31,6 +38,10 @@ export function invariantViolation(inv: BehaviourInvariants, trial: TrialResult)
   if (inv.returnKinds.size > 0) {
     const kind = kindOf(trial.actual);
     if (!inv.returnKinds.has(kind)) return `returned ${kind} where known-good calls return ${[...inv.returnKinds].join(' or ')}`;
+    if (kind === 'object' && inv.objectKeys) {
+      const missing = [...inv.objectKeys].filter((k) => !Object.hasOwn(trial.actual as object, k));
+      if (missing.length > 0) return `returned an object without ${missing.join(', ')}, which every known-good result has`;
+    }
   }
   if (!inv.nanSeen && (containsNaN(trial.actual) || (trial.actualArgsAfter ?? []).some(containsNaN))) {
     return 'NaN in the result or the arguments, never seen in known-good calls';

@@ -40,6 +40,7 @@ export const PRIORS = {
   equalityToRelational: 0.42, // `===` → `>=`: equality tests are rarely meant as orderings
   strictness: 0.2, // == ↔ ===
   swap: 0.3,
+  jsPitfall: 0.3, // boolean comparator, .map(parseInt), seconds vs milliseconds
   methodFamily: 0.28,
   wrapAbs: 0.24,
   wrapString: 0.2,

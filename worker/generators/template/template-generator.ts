@@ -8,6 +8,7 @@ import { normaliseSource } from './normalise-source.ts';
 import { assignBack } from './operators/assign-back.ts';
 import { conditionMutation } from './operators/condition-mutation.ts';
 import { expressionReuse } from './operators/expression-reuse.ts';
+import { jsPitfalls } from './operators/js-pitfalls.ts';
 import { literalReplacement } from './operators/literal-replacement.ts';
 import { methodReplacement } from './operators/method-replacement.ts';
 import { nullSafety } from './operators/null-safety.ts';
@@ -40,7 +41,7 @@ const DEFAULT_MAX_PAIRS = 5_000;
 const OPERATORS: ReadonlyArray<(ctx: MutationContext) => void> = [
   nullSafety, operatorReplacement, operatorChainReplacement, literalReplacement, offByOne, variableReplacement,
   expressionReuse, termDeletion, swaps, conditionMutation, methodReplacement, wrapping, assignBack, statementMutation, returnConstant,
-  redeclaration,
+  redeclaration, jsPitfalls,
 ];
 
 /** All raw single mutations of a block, unordered and not yet de-duplicated. */
