@@ -1,0 +1,81 @@
+/**
+ * HTTP wire types between the SDK and the daemon (issue 3 / issue 4). Defined once here; the daemon
+ * validates them with schemas at its edge, the SDK builds them. Values inside are snapshot-encoded.
+ */
+import type { Encoded } from './types.ts';
+
+/** POST /v1/failures — one failing call of a block. */
+export interface FailureReport {
+  /** Client-chosen id; resending the same report is harmless. */
+  requestId: string;
+  app: string;
+  instanceId: string;
+  block: { id: string; description: string; source: string };
+  error: { name: string; message: string; stack?: string };
+  /** The call's arguments as they were on entry, each its own snapshot. */
+  args: Encoded[];
+  /** ISO time of the failure. */
+  at: string;
+  /** Set when the failing code was a patch (then the failure counts against that patch). */
+  patchId?: string;
+}
+
+export interface FailureAck {
+  fingerprint: string;
+  jobId: string;
+}
+
+/** One recorded successful call. */
+export interface RecordedCall {
+  args: Encoded[];
+  result: Encoded;
+  argsAfter: Encoded[];
+  at: string;
+}
+
+/** POST /v1/cases — batches of recorded successful calls per block. */
+export interface RecordedCasesBatch {
+  requestId: string;
+  app: string;
+  instanceId: string;
+  blocks: { id: string; description: string; source: string; calls: RecordedCall[] }[];
+}
+
+export type PatchStatus = 'pending-approval' | 'canary' | 'active' | 'rolled-back' | 'rejected' | 'superseded';
+
+/** The fields covered by the signature (see core/patch-signature.ts). */
+export interface SignedPatchFields {
+  id: string;
+  app: string;
+  blockId: string;
+  /** sha256 hex of the original block source the patch applies to. */
+  sourceHash: string;
+  version: number;
+  /** Replacement source, in the same form as the block (a function expression for SDK blocks). */
+  source: string;
+  fingerprint: string;
+}
+
+export interface ManifestPatch extends SignedPatchFields {
+  status: PatchStatus;
+  /** Share of instances that run the patch, 0..1 (canary steps; 1 when active). */
+  rollout: number;
+  /** base64 Ed25519 signature over canonicalPatchPayload(fields). */
+  signature: string;
+  score: { generator: string; description: string; passed: number; total: number; editSize: number };
+}
+
+/** GET /v1/manifest?app=APP */
+export interface Manifest {
+  app: string;
+  revision: number;
+  patches: ManifestPatch[];
+}
+
+/** POST /v1/outcomes — counts of patched calls per patch since the last report. */
+export interface OutcomeReport {
+  requestId: string;
+  app: string;
+  instanceId: string;
+  outcomes: { patchId: string; passed: number; threw: number }[];
+}
