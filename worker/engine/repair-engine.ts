@@ -121,6 +121,7 @@ export async function repairBlock(block: Block, cases: Case[], options: RepairOp
   let refined = false;
 
   let firstPlausibleTried: number | undefined;
+  let inFlight = 0;
   let failedKept = 0;
   const concurrency = options.concurrency ?? Math.max(2, pool.size * 2);
 
@@ -203,6 +204,11 @@ export async function repairBlock(block: Block, cases: Case[], options: RepairOp
           await delay(20);
           continue;
         }
+        // Refine only once every round-one candidate has been judged: one of them may still turn plausible.
+        if (inFlight > 0 && llmInput && !refined) {
+          await delay(20);
+          continue;
+        }
         if (llmInput && options.llm && !refined && firstPlausibleTried === undefined) {
           refined = true;
           llmRounds.push(llmRound(options.llm.refine(llmInput, feedbackFrom(result.candidates))));
@@ -210,7 +216,12 @@ export async function repairBlock(block: Block, cases: Case[], options: RepairOp
         }
         return;
       }
-      await tryOne(spec);
+      inFlight++;
+      try {
+        await tryOne(spec);
+      } finally {
+        inFlight--;
+      }
     }
   };
   await Promise.all(Array.from({ length: concurrency }, lane));
