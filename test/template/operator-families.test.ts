@@ -23,6 +23,9 @@ test('logical operator and the whole chain at once', () => {
   foundWithin({ source: buggy }, buggy.replace('&&', '||'), 40);
   // Flipping one operator of the chain mixes `||` into `&&` unparenthesised: the whole chain comes first.
   assert.ok(rankOf({ source: buggy }, buggy.replaceAll('&&', '||')).rank! < rankOf({ source: buggy }, buggy.replace('&&', '||')).rank!);
+  // Same inside an `if`, whose parentheses group nothing.
+  const inIf = `function happy(s, i) {\n  if (s[i] == s[i+1] && s[i+1] == s[i+2] && s[i] == s[i+2]) return false;\n  return true;\n}`;
+  assert.ok(rankOf(entry(inIf, 'happy'), inIf.replace('&&', '||')).candidate!.prior < rankOf(entry(inIf, 'happy'), inIf.replaceAll('&&', '||')).candidate!.prior);
   // A lone `&&` (or one already parenthesised apart) keeps the logical flip's full prior.
   const lone = `(a, b, c) => (a > 0 && b > 0) || c`;
   assert.equal(rankOf({ source: lone }, lone.replace('&&', '||')).candidate?.prior, rankOf({ source: lone }, lone.replace('||', '&&')).candidate?.prior);
@@ -35,6 +38,10 @@ test('a literal changed into a no-op operand ranks after the term deletion it im
   const deletion = rankOf({ source: buggy }, buggy.replace('i + 1', 'i'));
   assert.ok(loopStart.candidate!.prior > deletion.candidate!.prior);
   assert.ok(deletion.candidate!.prior > plusZero.candidate!.prior);
+  const fraction = `(x) => x % 1.0 + 1.0`;
+  const timesOne = rankOf({ source: fraction }, fraction.replace('+', '*')).candidate!;
+  const minus = rankOf({ source: fraction }, fraction.replace('+', '-')).candidate!;
+  assert.ok(minus.prior! > timesOne.prior!);
 });
 
 test('equality turned into an ordering is a low-prior change', () => {

@@ -2,6 +2,7 @@ import type { Edit } from '../../../../core/types.ts';
 import type { SyntaxNode } from '../../../localise/syntax-tree.ts';
 import type { MutationContext } from '../mutation-context.ts';
 import { binaryPrecedence } from '../expression-precedence.ts';
+import { numericValue } from './literal-pools.ts';
 import { PRIORS } from '../operator-priors.ts';
 import { ASSIGNMENT_OPERATOR_TOKENS, ASSIGNMENT_REPLACEMENTS, BINARY_OPERATOR_TOKENS, BINARY_REPLACEMENTS, operatorKind } from './operator-classes.ts';
 
@@ -21,7 +22,10 @@ export function operatorReplacement(ctx: MutationContext): void {
     if (!range || !replacements) continue;
     const mixes = mixesLogicalChain(ctx, node);
     for (const [to, prior] of replacements) {
-      const mutation = ctx.add(operatorKind(node.operator), mixes && (to === '&&' || to === '||') ? Math.min(prior, PRIORS.mixedLogical) : prior, node, [{ start: range.start, end: range.end, text: to }],
+      let chosen = mixes && (to === '&&' || to === '||') ? Math.min(prior, PRIORS.mixedLogical) : prior;
+      // `x + 1.0` → `x * 1.0` is the term deletion written as a no-op: rank it with the disguised deletions.
+      if (makesIdentity(node, to)) chosen = Math.min(chosen, PRIORS.identityLiteral);
+      const mutation = ctx.add(operatorKind(node.operator), chosen, node, [{ start: range.start, end: range.end, text: to }],
         ctx.describeReplace(range.start, node.operator, to));
       // Same binding strength and no `??`/`**` mixing rules: the tree keeps its shape, so the text still parses.
       if (mutation && binaryPrecedence(to) === binaryPrecedence(node.operator) && !['??', '**'].includes(to) && !['??', '**'].includes(node.operator)) mutation.safe = true;
@@ -53,10 +57,20 @@ export function operatorReplacement(ctx: MutationContext): void {
  */
 function mixesLogicalChain(ctx: MutationContext, node: SyntaxNode): boolean {
   if (node.operator !== '&&' && node.operator !== '||') return false;
-  const sameBare = (other: SyntaxNode | null): boolean =>
-    !!other && other.type === 'LogicalExpression' && other.operator === node.operator && !ctx.source.isParenthesised(other);
+  const same = (other: SyntaxNode | null): boolean => !!other && other.type === 'LogicalExpression' && other.operator === node.operator;
+  // Parentheses only count inside the outer node: an `if (...)`'s own parentheses do not group anything.
+  const bare = (inner: SyntaxNode, outer: SyntaxNode): boolean => !ctx.source.isParenthesised(inner, outer);
   const parent = ctx.parent(node);
-  return (sameBare(parent) && !ctx.source.isParenthesised(node)) || sameBare(node.left) || sameBare(node.right);
+  return (same(parent) && bare(node, parent!)) || (same(node.left) && bare(node.left, node)) || (same(node.right) && bare(node.right, node));
+}
+
+/** Whether `node` with operator `to` does nothing to its other operand (`x * 1`, `0 + x`, `x - 0`). */
+function makesIdentity(node: SyntaxNode, to: string): boolean {
+  const right = numericValue(node.right);
+  const left = node.left.type === 'PrivateIdentifier' ? undefined : numericValue(node.left);
+  if (right === 0 && (to === '+' || to === '-')) return true;
+  if (right === 1 && (to === '*' || to === '/' || to === '**')) return true;
+  return (left === 0 && to === '+') || (left === 1 && to === '*');
 }
 
 const CONDITION_HOLDERS: Record<string, string> = {
