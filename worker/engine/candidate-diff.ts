@@ -19,6 +19,21 @@ export function editSize(original: string, candidate: string): number {
   return size;
 }
 
+/**
+ * Size of a template candidate from its edits: the same replacement made in several places (every `&&` of a
+ * condition turned into `||`) is one decision, so it counts once.
+ */
+export function editsSize(original: string, edits: readonly { start: number; end: number; text: string }[]): number {
+  const distinct = new Map<string, number>();
+  for (const e of edits) {
+    const before = original.slice(e.start, e.end);
+    distinct.set(`${before}\u0000${e.text}`, editSize(before, e.text));
+  }
+  let size = 0;
+  for (const v of distinct.values()) size += v;
+  return size;
+}
+
 function ensureNewline(text: string): string {
   return text.endsWith('\n') ? text : text + '\n';
 }

@@ -4,7 +4,7 @@ import { instrumentForCoverage } from '../localise/coverage-instrumenter.ts';
 import { rankSuspicious } from '../localise/suspicious-ranking.ts';
 import { generateTemplateCandidates, normaliseSource } from '../generators/template/template-generator.ts';
 import type { LlmGenerator, LlmRepairInput } from '../generators/llm/llm-generator.ts';
-import { editSize, unifiedDiff } from './candidate-diff.ts';
+import { editSize, editsSize, unifiedDiff } from './candidate-diff.ts';
 import { scoreCandidate } from './candidate-score.ts';
 import { deriveInvariants, invariantViolation, type BehaviourInvariants } from './behaviour-invariants.ts';
 import type { CandidateReport, EngineEvent, RepairResult } from './repair-report.ts';
@@ -165,7 +165,7 @@ export async function repairBlock(block: Block, cases: Case[], options: RepairOp
       suspect: spec.suspect ?? false,
       source: spec.source,
       diff: '',
-      editSize: editSize(block.source, spec.source),
+      editSize: spec.edits?.length ? editsSize(block.source, spec.edits) : editSize(block.source, spec.source),
       status: report.compileError ? 'compile-error' : plausible ? 'plausible' : 'failed',
       passed,
       total: ordered.length,
