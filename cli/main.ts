@@ -1,5 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { benchCommand } from './bench-command.ts';
+import { daemonCommand } from './daemon-command.ts';
+import { workerCommand } from './worker-command.ts';
 import { importCommand } from './import-command.ts';
 import { demoCommand, repairCommand } from './repair-command.ts';
 
@@ -10,7 +12,9 @@ const program = new Command('suture')
   .addCommand(demoCommand())
   .addCommand(repairCommand())
   .addCommand(benchCommand())
-  .addCommand(importCommand());
+  .addCommand(importCommand())
+  .addCommand(daemonCommand())
+  .addCommand(workerCommand());
 
 try {
   await program.parseAsync(process.argv);

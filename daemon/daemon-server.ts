@@ -1,0 +1,143 @@
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import { Redis } from 'ioredis';
+import { pino, type Logger } from 'pino';
+import type { SutureConfig } from '../config/config-settings.ts';
+import type { DaemonContext } from './daemon-context.ts';
+import { EventBus } from './event-bus.ts';
+import { HttpError } from './http-errors.ts';
+import { createRepairQueue } from './repair-queue.ts';
+import { RepairScheduler } from './repair-scheduler.ts';
+import { RouteAuth } from './route-auth.ts';
+import { adminRoutes } from './routes/admin-routes.ts';
+import { ingestRoutes } from './routes/ingest-routes.ts';
+import { opsRoutes } from './routes/ops-routes.ts';
+import { registryRoutes } from './routes/registry-routes.ts';
+import { createDaemonMetrics } from './service-metrics.ts';
+import { loadSigningKeys } from './signing-keys.ts';
+import { SnapshotLimitError } from './snapshot-limits.ts';
+import { ServiceStore } from './store/service-store.ts';
+
+/** Log paths never written out: tokens, keys and the LLM key wherever they appear. */
+export const REDACT_PATHS = [
+  'req.headers.authorization',
+  'headers.authorization',
+  'config.adminToken',
+  'config.appTokens',
+  'config.llmApiKey',
+  '*.adminToken',
+  '*.appTokens',
+  '*.llmApiKey',
+  '*.apiKey',
+  '*.privateKey',
+];
+
+export function createServiceLogger(config: Pick<SutureConfig, 'logLevel'>, name: string): Logger {
+  return pino({ name, level: config.logLevel, redact: { paths: REDACT_PATHS, censor: '[redacted]' } });
+}
+
+/** Redis client of the daemon's own requests: no offline queue, so a Redis outage is a fast 503. */
+export function createRedis(url: string, extra: Record<string, unknown> = {}): Redis {
+  return new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1, ...extra });
+}
+
+export interface Daemon {
+  app: FastifyInstance;
+  context: DaemonContext;
+  /** The URL it listens on, after listen(). */
+  url: string;
+  listen(): Promise<string>;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the daemon: Redis connections, BullMQ queue, signing keys, routes. Throws a descriptive
+ * error when Redis is unreachable or the signing key differs from the one the fleet uses.
+ */
+export async function createDaemon(config: SutureConfig, options: { logger?: Logger } = {}): Promise<Daemon> {
+  const log = options.logger ?? createServiceLogger(config, 'suture-daemon');
+  const redis = createRedis(config.redisUrl);
+  // The subscriber keeps an offline queue so it re-subscribes by itself after Redis comes back.
+  const subscriber = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: null });
+  for (const [name, client] of [['redis', redis], ['subscriber', subscriber]] as const) {
+    client.on('error', (error: Error) => log.warn({ client: name, err: error.message }, 'redis connection error'));
+  }
+  await redis.connect();
+  await subscriber.connect();
+  const store = new ServiceStore(redis, config.prefix);
+  const keys = loadSigningKeys({ dataDir: config.dataDir, keyFile: config.signingKeyFile });
+  const fleetKey = await store.claimPublicKey(keys.publicKeyPem);
+  if (fleetKey !== keys.publicKeyPem) {
+    await Promise.all([redis.quit(), subscriber.quit()]);
+    throw new Error(`signing key ${keys.origin} differs from the one this Redis prefix (${config.prefix}) already uses; give every daemon and worker the same key (signingKeyFile)`);
+  }
+  const queue = createRepairQueue(config);
+  queue.on('error', (error: Error) => log.warn({ err: error.message }, 'queue connection error'));
+  await queue.waitUntilReady();
+  const bus = new EventBus(subscriber, store.keys.events());
+  await bus.start();
+  const metrics = createDaemonMetrics(queue);
+  const scheduler = new RepairScheduler(queue, store, config, () => metrics.jobsQueued.inc());
+  const context: DaemonContext = { config, redis, store, queue, scheduler, bus, auth: new RouteAuth(config.appTokens, config.adminToken), metrics, keys, log };
+
+  const app = Fastify({
+    loggerInstance: log,
+    disableRequestLogging: true,
+    bodyLimit: config.maxBodyBytes,
+    // Clients may hold SSE streams and long polls; the request timeout must not cut those.
+    requestTimeout: 0,
+    // Query strings are text: coercion lets "?wait=500" validate as an integer.
+    ajv: { customOptions: { allErrors: false, removeAdditional: false, coerceTypes: 'array' } },
+  }) as unknown as FastifyInstance;
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'suture daemon', version: '0.1.0', description: 'Failure ingest, signed patch registry, rollout and approvals' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+  });
+
+  app.addHook('onRequest', async (request) => {
+    const url = request.url;
+    if (url.startsWith('/v1/') && !url.startsWith('/v1/admin') && !url.startsWith('/v1/public-key')) context.auth.known(request);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    metrics.http.observe({ route: request.routeOptions.url ?? 'unmatched', method: request.method, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+  });
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof HttpError) return reply.code(error.statusCode).send({ statusCode: error.statusCode, code: error.code, error: error.name, message: error.message });
+    if (error instanceof SnapshotLimitError) return reply.code(400).send({ statusCode: 400, code: error.code, error: 'Bad Request', message: error.message });
+    if (error.validation) return reply.code(400).send({ statusCode: 400, code: 'SUTURE_INVALID_REQUEST', error: 'Bad Request', message: error.message });
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) return reply.code(error.statusCode).send({ statusCode: error.statusCode, code: error.code, error: 'Bad Request', message: error.message });
+    if (redis.status !== 'ready') {
+      request.log.warn({ err: error.message }, 'redis unavailable');
+      return reply.code(503).send({ statusCode: 503, code: 'SUTURE_UNAVAILABLE', error: 'Service Unavailable', message: 'storage unavailable, retry later' });
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply.code(500).send({ statusCode: 500, code: 'SUTURE_INTERNAL', error: 'Internal Server Error', message: 'internal error' });
+  });
+
+  ingestRoutes(app, context);
+  registryRoutes(app, context);
+  adminRoutes(app, context);
+  opsRoutes(app, context);
+
+  const daemon: Daemon = {
+    app,
+    context,
+    url: '',
+    async listen() {
+      const address = await app.listen({ port: config.port, host: config.host });
+      daemon.url = address.replace('0.0.0.0', '127.0.0.1').replace('[::]', '127.0.0.1');
+      log.info({ url: daemon.url, prefix: config.prefix }, 'suture daemon listening');
+      return daemon.url;
+    },
+    async close() {
+      await app.close();
+      await queue.close().catch(() => {});
+      redis.disconnect();
+      subscriber.disconnect();
+    },
+  };
+  return daemon;
+}

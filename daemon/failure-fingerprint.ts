@@ -1,0 +1,52 @@
+import { createHash } from 'node:crypto';
+
+export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+/**
+ * Masks what varies between occurrences of one bug: quoted values ('x', "x", `x`) and numbers,
+ * so "Cannot read properties of undefined (reading 'hp')" and the same error on another key, or
+ * "index 12 out of range" and "index 7 out of range", fall in one bug.
+ */
+export function normaliseMessage(message: string): string {
+  return message
+    .slice(0, 2000)
+    .replace(/'(?:[^'\\\n]|\\.){0,200}'|"(?:[^"\\\n]|\\.){0,200}"|`(?:[^`\\]|\\.){0,200}`/g, '<v>')
+    .replace(/0x[0-9a-f]+|\b\d+(?:\.\d+)?(?:e[+-]?\d+)?\b/gi, '<n>')
+    .trim();
+}
+
+/**
+ * The innermost stack frame without its path (deployments differ in directories, not in where
+ * the block threw): `at fn (/srv/app/x.js:10:5)` → `fn:10:5`; `''` when the stack has no frame.
+ */
+export function topFrame(stack: string | undefined): string {
+  if (!stack) return '';
+  for (const raw of stack.split('\n', 50)) {
+    const line = raw.trim();
+    if (!line.startsWith('at ')) continue;
+    const m = /^at (?:async )?(?:(.*?) \()?(?:.*?[/\\])?([^/\\()]*?)(?::(\d+):(\d+))?\)?$/.exec(line);
+    if (!m) return line.slice(0, 200);
+    const fn = m[1] ?? '<anonymous>';
+    return m[3] ? `${fn}:${m[3]}:${m[4]}` : fn;
+  }
+  return '';
+}
+
+export interface FingerprintInput {
+  app: string;
+  blockId: string;
+  source: string;
+  error: { name: string; message: string; stack?: string };
+}
+
+/**
+ * Identity of a bug: hash of (app, block id, sha256 of the block source, error name, normalised
+ * message, top frame). 32 hex characters; also the BullMQ job id of the bug's repair job.
+ */
+export function failureFingerprint(input: FingerprintInput): { fingerprint: string; sourceHash: string; message: string; frame: string } {
+  const sourceHash = sha256(input.source);
+  const message = normaliseMessage(input.error.message);
+  const frame = topFrame(input.error.stack);
+  const fingerprint = sha256([input.app, input.blockId, sourceHash, input.error.name, message, frame].join('\u0000')).slice(0, 32);
+  return { fingerprint, sourceHash, message, frame };
+}

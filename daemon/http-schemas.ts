@@ -1,0 +1,186 @@
+/**
+ * JSON schemas of the HTTP API (validated by fastify's Ajv; a failure answers 400 with a message
+ * naming the field, e.g. "body/block must have required property 'source'"). They also feed the
+ * OpenAPI document. Lengths bound what one client can make the daemon store.
+ */
+const appName = { type: 'string', pattern: '^[A-Za-z0-9._-]{1,100}$' } as const;
+const requestId = { type: 'string', minLength: 1, maxLength: 200 } as const;
+const instanceId = { type: 'string', minLength: 1, maxLength: 200 } as const;
+const isoTime = { type: 'string', minLength: 1, maxLength: 64 } as const;
+const blockId = { type: 'string', minLength: 1, maxLength: 200 } as const;
+const source = { type: 'string', minLength: 1, maxLength: 100_000 } as const;
+const description = { type: 'string', maxLength: 2000 } as const;
+const encodedList = { type: 'array', maxItems: 64, items: {} } as const;
+const fingerprint = { type: 'string', pattern: '^[0-9a-f]{32}$' } as const;
+const patchId = { type: 'string', pattern: '^[0-9a-f]{16}-v[0-9]{1,9}$' } as const;
+
+export const failureReportSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['requestId', 'app', 'instanceId', 'block', 'error', 'args', 'at'],
+  properties: {
+    requestId,
+    app: appName,
+    instanceId,
+    block: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['id', 'source'],
+      properties: { id: blockId, description, source },
+    },
+    error: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['name', 'message'],
+      properties: {
+        name: { type: 'string', minLength: 1, maxLength: 200 },
+        message: { type: 'string', maxLength: 10_000 },
+        stack: { type: 'string', maxLength: 20_000 },
+      },
+    },
+    args: encodedList,
+    at: isoTime,
+    patchId,
+  },
+} as const;
+
+export const failureAckSchema = {
+  type: 'object',
+  properties: { fingerprint: { type: 'string' }, jobId: { type: 'string' }, duplicate: { type: 'boolean' } },
+} as const;
+
+export const recordedCasesSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['requestId', 'app', 'instanceId', 'blocks'],
+  properties: {
+    requestId,
+    app: appName,
+    instanceId,
+    blocks: {
+      type: 'array',
+      maxItems: 100,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['id', 'source', 'calls'],
+        properties: {
+          id: blockId,
+          description,
+          source,
+          calls: {
+            type: 'array',
+            maxItems: 1000,
+            items: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['args', 'result', 'at'],
+              properties: { args: encodedList, result: {}, argsAfter: encodedList, at: isoTime },
+            },
+          },
+        },
+      },
+    },
+  },
+} as const;
+
+export const outcomeReportSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['requestId', 'app', 'instanceId', 'outcomes'],
+  properties: {
+    requestId,
+    app: appName,
+    instanceId,
+    outcomes: {
+      type: 'array',
+      maxItems: 1000,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['patchId', 'passed', 'threw'],
+        properties: {
+          patchId: { type: 'string', minLength: 1, maxLength: 100 },
+          passed: { type: 'integer', minimum: 0, maximum: 1_000_000_000 },
+          threw: { type: 'integer', minimum: 0, maximum: 1_000_000_000 },
+        },
+      },
+    },
+  },
+} as const;
+
+export const appQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['app'],
+  properties: { app: appName },
+} as const;
+
+export const patchWaitParamsSchema = {
+  type: 'object',
+  required: ['fingerprint'],
+  properties: { fingerprint },
+} as const;
+
+export const patchWaitQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { wait: { type: 'integer', minimum: 0, maximum: 600_000 } },
+} as const;
+
+export const manifestPatchSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    app: { type: 'string' },
+    blockId: { type: 'string' },
+    sourceHash: { type: 'string' },
+    version: { type: 'integer' },
+    source: { type: 'string' },
+    fingerprint: { type: 'string' },
+    status: { type: 'string', enum: ['pending-approval', 'canary', 'active', 'rolled-back', 'rejected', 'superseded'] },
+    rollout: { type: 'number' },
+    signature: { type: 'string' },
+    score: {
+      type: 'object',
+      properties: {
+        generator: { type: 'string' },
+        description: { type: 'string' },
+        passed: { type: 'integer' },
+        total: { type: 'integer' },
+        editSize: { type: 'integer' },
+      },
+    },
+  },
+} as const;
+
+export const manifestSchema = {
+  type: 'object',
+  properties: { app: { type: 'string' }, revision: { type: 'integer' }, patches: { type: 'array', items: manifestPatchSchema } },
+} as const;
+
+export const adminDecisionSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    reason: { type: 'string', maxLength: 2000 },
+    requeue: { type: 'boolean' },
+  },
+} as const;
+
+export const policyUpdateSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['app', 'policy'],
+  properties: {
+    app: appName,
+    blockId,
+    policy: { anyOf: [{ type: 'string', enum: ['auto', 'canary', 'manual'] }, { type: 'null' }] },
+  },
+} as const;
+
+export const idParamsSchema = (name: string, schema: object = { type: 'string', minLength: 1, maxLength: 200 }) =>
+  ({ type: 'object', required: [name], properties: { [name]: schema } }) as const;
+
+export const patchIdSchema = patchId;
+export const fingerprintSchema = fingerprint;

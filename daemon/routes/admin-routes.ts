@@ -1,0 +1,157 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { JobType } from 'bullmq';
+import type { PatchStatus } from '../../core/wire.ts';
+import type { DaemonContext } from '../daemon-context.ts';
+import { HttpError } from '../http-errors.ts';
+import { adminDecisionSchema, appQuerySchema, fingerprintSchema, idParamsSchema, patchIdSchema, policyUpdateSchema } from '../http-schemas.ts';
+import type { BugStatus, PatchRecord } from '../store/service-store.ts';
+
+const JOB_STATES = ['waiting', 'active', 'completed', 'failed', 'delayed', 'prioritized'] as const;
+
+interface Decision {
+  from: PatchStatus[];
+  to: (p: PatchRecord, steps: number[]) => { status: PatchStatus; rollout: number; bugStatus: BugStatus | ''; step?: number };
+}
+
+const DECISIONS: Record<'approve' | 'reject' | 'promote' | 'rollback', Decision> = {
+  approve: { from: ['pending-approval'], to: () => ({ status: 'active', rollout: 1, bugStatus: 'patched' }) },
+  reject: { from: ['pending-approval'], to: () => ({ status: 'rejected', rollout: 0, bugStatus: 'rejected' }) },
+  promote: {
+    from: ['canary', 'pending-approval'],
+    to: (p, steps) => {
+      const step = p.status === 'pending-approval' ? 0 : p.step + 1;
+      const rollout = steps[step] ?? 1;
+      return rollout >= 1 ? { status: 'active', rollout: 1, bugStatus: 'patched', step } : { status: 'canary', rollout, bugStatus: 'patched', step };
+    },
+  },
+  rollback: { from: ['active', 'canary', 'pending-approval'], to: () => ({ status: 'rolled-back', rollout: 0, bugStatus: 'rolled-back' }) },
+};
+
+/** The admin API under /v1/admin (admin token): inspection, decisions, policies, audit log. */
+export function adminRoutes(app: FastifyInstance, ctx: DaemonContext): void {
+  const { store, auth, queue, config, scheduler } = ctx;
+  const actorOf = (request: FastifyRequest) => {
+    const h = request.headers['x-suture-actor'];
+    return typeof h === 'string' && h.trim() ? h.trim().slice(0, 100) : 'admin';
+  };
+  const tags = ['admin'];
+
+  app.addHook('onRequest', async (request) => {
+    if (request.url.startsWith('/v1/admin/') || request.url === '/v1/admin') auth.admin(request);
+  });
+
+  app.get('/v1/admin/apps', { schema: { tags, summary: 'Apps that reported anything' } }, async () => ({ apps: await store.listApps() }));
+
+  app.get('/v1/admin/blocks', { schema: { tags, summary: 'Blocks of an app (source, failures, recorded calls)', querystring: appQuerySchema } }, async (request) => {
+    const { app: a } = request.query as { app: string };
+    return { blocks: await store.listBlocks(a) };
+  });
+
+  app.get('/v1/admin/bugs', { schema: { tags, summary: 'Bugs of an app, most recent first', querystring: appQuerySchema } }, async (request) => {
+    const { app: a } = request.query as { app: string };
+    return { bugs: await store.listBugs(a) };
+  });
+
+  app.get('/v1/admin/bugs/:fingerprint', { schema: { tags, summary: 'One bug: its cases, job and candidate report', params: idParamsSchema('fingerprint', fingerprintSchema) } }, async (request) => {
+    const { fingerprint } = request.params as { fingerprint: string };
+    const bug = await store.getBug(fingerprint);
+    if (!bug) throw new HttpError(404, 'SUTURE_UNKNOWN_BUG', `no bug with fingerprint ${fingerprint}`);
+    const jobId = bug.round <= 1 ? fingerprint : `${fingerprint}-r${bug.round}`;
+    return { bug, cases: await store.bugCases(fingerprint), job: await describeJob(jobId, false), report: await store.getReport(fingerprint, bug.round) };
+  });
+
+  app.post('/v1/admin/bugs/:fingerprint/requeue', { schema: { tags, summary: 'Open a new repair round for a bug', params: idParamsSchema('fingerprint', fingerprintSchema), body: { anyOf: [adminDecisionSchema, { type: 'null' }] } } }, async (request, reply) => {
+    const { fingerprint } = request.params as { fingerprint: string };
+    const bug = await store.getBug(fingerprint);
+    if (!bug) throw new HttpError(404, 'SUTURE_UNKNOWN_BUG', `no bug with fingerprint ${fingerprint}`);
+    if (bug.status === 'new' || bug.status === 'repairing') throw new HttpError(409, 'SUTURE_CONFLICT', `bug is ${bug.status}; its job is open`);
+    const jobId = await scheduler.requeue(fingerprint, bug.app);
+    await store.audit({ actor: actorOf(request), action: 'requeue', target: fingerprint, detail: { jobId, reason: (request.body as { reason?: string } | null)?.reason } }, config.auditMax);
+    return reply.code(202).send({ fingerprint, jobId });
+  });
+
+  async function describeJob(id: string, withReport: boolean) {
+    const job = await queue.getJob(id);
+    if (!job) return null;
+    const state = await job.getState();
+    const out: Record<string, unknown> = {
+      id: job.id, state, data: job.data, progress: job.progress, attemptsMade: job.attemptsMade, attempts: job.opts.attempts,
+      failedReason: job.failedReason || undefined, returnvalue: job.returnvalue ?? undefined,
+      createdAt: job.timestamp, processedOn: job.processedOn, finishedOn: job.finishedOn,
+    };
+    if (withReport && job.data?.fingerprint) out.report = await store.getReport(job.data.fingerprint, job.data.round);
+    return out;
+  }
+
+  app.get('/v1/admin/jobs', {
+    schema: { tags, summary: 'Repair jobs by state with progress', querystring: { type: 'object', additionalProperties: false, properties: { state: { type: 'string', enum: [...JOB_STATES] }, limit: { type: 'integer', minimum: 1, maximum: 1000 } } } },
+  }, async (request) => {
+    const { state, limit = 100 } = request.query as { state?: JobType; limit?: number };
+    const jobs = await queue.getJobs(state ? [state] : [...JOB_STATES], 0, limit - 1);
+    return {
+      counts: await queue.getJobCounts(...JOB_STATES),
+      jobs: await Promise.all(jobs.filter(Boolean).map(async (j) => ({ id: j.id, state: await j.getState(), data: j.data, progress: j.progress, attemptsMade: j.attemptsMade, failedReason: j.failedReason || undefined }))),
+    };
+  });
+
+  app.get('/v1/admin/jobs/:id', { schema: { tags, summary: 'One job: state, progress, and every candidate with diff, score and trial table', params: idParamsSchema('id') } }, async (request) => {
+    const { id } = request.params as { id: string };
+    const job = await describeJob(id, true);
+    if (!job) throw new HttpError(404, 'SUTURE_UNKNOWN_JOB', `no job ${id}`);
+    return job;
+  });
+
+  app.get('/v1/admin/patches', { schema: { tags, summary: 'Every patch of an app with status, rollout and outcome counters', querystring: appQuerySchema } }, async (request) => {
+    const { app: a } = request.query as { app: string };
+    return (await store.readPatches(a));
+  });
+
+  app.get('/v1/admin/patches/:id', { schema: { tags, summary: 'One patch', params: idParamsSchema('id', patchIdSchema) } }, async (request) => {
+    const { id } = request.params as { id: string };
+    const patch = await store.getPatch(id);
+    if (!patch) throw new HttpError(404, 'SUTURE_UNKNOWN_PATCH', `no patch ${id}`);
+    return patch;
+  });
+
+  for (const [action, decision] of Object.entries(DECISIONS)) {
+    app.post(`/v1/admin/patches/:id/${action}`, {
+      schema: { tags, summary: `${action[0].toUpperCase()}${action.slice(1)} a patch (allowed from: ${decision.from.join(', ')})`, params: idParamsSchema('id', patchIdSchema), body: { anyOf: [adminDecisionSchema, { type: 'null' }] } },
+    }, async (request) => {
+      const { id } = request.params as { id: string };
+      const body = (request.body ?? {}) as { reason?: string; requeue?: boolean };
+      const patch = await store.getPatch(id);
+      if (!patch) throw new HttpError(404, 'SUTURE_UNKNOWN_PATCH', `no patch ${id}`);
+      if (!decision.from.includes(patch.status)) throw new HttpError(409, 'SUTURE_CONFLICT', `cannot ${action} a patch that is ${patch.status}`);
+      const next = decision.to(patch, config.canarySteps);
+      const r = await store.setPatchStatus(patch, decision.from, next.status, next.rollout, next.bugStatus, next.step);
+      if (!r.changed) throw new HttpError(409, 'SUTURE_CONFLICT', `cannot ${action} a patch that is ${r.status}`);
+      ctx.metrics.decisions.inc({ decision: action });
+      await store.audit({ actor: actorOf(request), action, target: id, detail: { from: patch.status, to: next.status, rollout: next.rollout, reason: body.reason, revision: r.revision } }, config.auditMax);
+      let jobId: string | null = null;
+      if (action === 'rollback' && body.requeue) {
+        jobId = await scheduler.requeue(patch.fingerprint, patch.app);
+        await store.audit({ actor: actorOf(request), action: 'requeue', target: patch.fingerprint, detail: { after: 'rollback', patchId: id, jobId } }, config.auditMax);
+      }
+      return { patch: await store.getPatch(id), revision: r.revision, ...(jobId ? { jobId } : {}) };
+    });
+  }
+
+  app.get('/v1/admin/policies', { schema: { tags, summary: 'Default policy, configured and admin-set policies per app or block' } }, async () => ({
+    default: config.policy,
+    configured: config.policies,
+    overrides: await store.getPolicies(),
+  }));
+
+  app.put('/v1/admin/policies', { schema: { tags, summary: 'Set (or clear with null) the policy of an app or block', body: policyUpdateSchema } }, async (request) => {
+    const body = request.body as { app: string; blockId?: string; policy: string | null };
+    const key = body.blockId ? `${body.app}/${body.blockId}` : body.app;
+    const before = (await store.getPolicies())[key] ?? null;
+    await store.setPolicy(key, body.policy);
+    await store.audit({ actor: actorOf(request), action: 'set-policy', target: key, detail: { from: before, to: body.policy } }, config.auditMax);
+    return { key, policy: body.policy };
+  });
+
+  app.get('/v1/admin/audit', {
+    schema: { tags, summary: 'Audit log, newest first', querystring: { type: 'object', additionalProperties: false, properties: { limit: { type: 'integer', minimum: 1, maximum: 10_000 } } } },
+  }, async (request) => ({ entries: await store.readAudit((request.query as { limit?: number }).limit ?? 100) }));
+}

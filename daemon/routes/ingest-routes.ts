@@ -1,0 +1,138 @@
+import type { FastifyInstance } from 'fastify';
+import type { FailureReport, OutcomeReport, RecordedCasesBatch } from '../../core/wire.ts';
+import type { DaemonContext } from '../daemon-context.ts';
+import { failureFingerprint, sha256 } from '../failure-fingerprint.ts';
+import { failureAckSchema, failureReportSchema, outcomeReportSchema, recordedCasesSchema } from '../http-schemas.ts';
+import { checkSnapshot } from '../snapshot-limits.ts';
+
+/** POST /v1/failures, /v1/cases and /v1/outcomes: what SDK instances send. */
+export function ingestRoutes(app: FastifyInstance, ctx: DaemonContext): void {
+  const { config, store, auth, metrics, scheduler } = ctx;
+  const limits = { maxBytes: config.maxSnapshotBytes, maxDepth: config.maxSnapshotDepth };
+
+  app.post('/v1/failures', {
+    schema: { tags: ['ingest'], summary: 'Report one failing call of a block', body: failureReportSchema, response: { 202: failureAckSchema } },
+  }, async (request, reply) => {
+    const body = request.body as FailureReport;
+    auth.app(request, body.app);
+    const argsJson = checkSnapshot('body/args', body.args, limits);
+    const fp = failureFingerprint({ app: body.app, blockId: body.block.id, source: body.block.source, error: body.error });
+    let fingerprint = fp.fingerprint;
+    // A failure of a patched call belongs to the bug the patch fixed: its input becomes a case of
+    // that bug (used when the patch is rolled back and the bug repaired again).
+    if (body.patchId) {
+      const patch = await store.getPatch(body.patchId);
+      if (patch && patch.app === body.app && patch.blockId === body.block.id) fingerprint = patch.fingerprint;
+    }
+    const stored = await store.ingestFailure({
+      app: body.app,
+      requestId: body.requestId,
+      requestIdTtl: config.requestIdTtlSeconds,
+      now: Date.now(),
+      blockId: body.block.id,
+      sourceHash: fp.sourceHash,
+      description: body.block.description ?? '',
+      source: body.block.source,
+      errorName: body.error.name,
+      message: fp.message,
+      firstMessage: body.error.message.slice(0, 2000),
+      frame: fp.frame,
+      stack: (body.error.stack ?? '').slice(0, 4000),
+      caseHash: sha256(argsJson).slice(0, 32),
+      caseJson: JSON.stringify({
+        args: body.args,
+        at: body.at,
+        instanceId: body.instanceId,
+        error: { name: body.error.name, message: body.error.message.slice(0, 500) },
+        ...(body.patchId ? { patchId: body.patchId } : {}),
+      }),
+      maxCases: config.maxCasesPerBug,
+      fingerprint,
+    });
+    let jobId: string = stored.round <= 1 ? fingerprint : `${fingerprint}-r${stored.round}`;
+    // Add (idempotently) until a worker has taken the bug; also for a repeated request id, so a
+    // client retrying after a failed add still gets its job.
+    if (stored.status === 'new' || stored.status === 'requeue') {
+      jobId = await scheduler.schedule(fingerprint, body.app, stored.round);
+    }
+    metrics.failures.inc({ app: body.app, result: stored.fresh ? 'stored' : 'duplicate' });
+    return reply.code(202).send({ fingerprint, jobId, ...(stored.fresh ? {} : { duplicate: true }) });
+  });
+
+  app.post('/v1/cases', {
+    schema: { tags: ['ingest'], summary: 'Recorded successful calls per block', body: recordedCasesSchema },
+  }, async (request, reply) => {
+    const body = request.body as RecordedCasesBatch;
+    auth.app(request, body.app);
+    if (await store.requestSeen(body.app, body.requestId)) return reply.code(202).send({ added: 0, duplicate: true });
+    const batches = body.blocks.map((block, i) => {
+      const calls: [string, string][] = block.calls.map((call, j) => {
+        const field = `body/blocks/${i}/calls/${j}`;
+        const args = checkSnapshot(`${field}/args`, call.args, limits);
+        checkSnapshot(`${field}/result`, call.result, limits);
+        if (call.argsAfter) checkSnapshot(`${field}/argsAfter`, call.argsAfter, limits);
+        return [sha256(args).slice(0, 32), JSON.stringify({ args: call.args, result: call.result, argsAfter: call.argsAfter, at: call.at })];
+      });
+      return { block, calls };
+    });
+    let added = 0;
+    const now = Date.now();
+    for (const { block, calls } of batches) {
+      added += await store.addRecordedCalls({
+        app: body.app, blockId: block.id, sourceHash: sha256(block.source), description: block.description ?? '',
+        source: block.source, now, max: config.maxRecordedPerBlock, calls,
+      });
+    }
+    // Remembered only once stored: a retry after a failure stores again (the calls are a set).
+    await store.markRequest(body.app, body.requestId, config.requestIdTtlSeconds);
+    metrics.recorded.inc({ app: body.app }, added);
+    return reply.code(202).send({ added });
+  });
+
+  app.post('/v1/outcomes', {
+    schema: { tags: ['ingest'], summary: 'Counts of patched calls that passed or threw, per patch', body: outcomeReportSchema },
+  }, async (request, reply) => {
+    const body = request.body as OutcomeReport;
+    auth.app(request, body.app);
+    // Counters are not idempotent: claim the request id first, release it when storing fails.
+    const claimed = await ctx.redis.set(store.keys.request(body.app, body.requestId), '1', 'EX', config.requestIdTtlSeconds, 'NX');
+    if (!claimed) return reply.code(202).send({ applied: 0, duplicate: true, decisions: [] });
+    const decisions: { patchId: string; decision: string; status: string; rollout: number }[] = [];
+    let unknown = 0;
+    try {
+      for (const o of body.outcomes) {
+        const patch = await store.getPatch(o.patchId);
+        if (!patch || patch.app !== body.app) {
+          unknown++;
+          continue;
+        }
+        if (o.passed + o.threw === 0) continue;
+        metrics.outcomes.inc({ app: body.app, outcome: 'passed' }, o.passed);
+        metrics.outcomes.inc({ app: body.app, outcome: 'threw' }, o.threw);
+        const r = await store.applyOutcome(patch, o.passed, o.threw, {
+          steps: config.canarySteps, cleanCalls: config.canaryCleanCalls, threshold: config.rollbackThreshold, minCalls: config.rollbackMinCalls,
+        });
+        decisions.push({ patchId: patch.id, decision: r.decision, status: r.status, rollout: r.rollout });
+        if (r.decision === 'promoted' || r.decision === 'rolled-back') {
+          metrics.decisions.inc({ decision: r.decision });
+          const total = patch.passed + patch.threw + o.passed + o.threw;
+          await store.audit({
+            actor: 'system',
+            action: r.decision === 'promoted' ? 'auto-promote' : 'auto-rollback',
+            target: patch.id,
+            detail: { status: r.status, rollout: r.rollout, passed: patch.passed + o.passed, threw: patch.threw + o.threw, total, revision: r.revision },
+          }, config.auditMax);
+          ctx.log.info({ patchId: patch.id, decision: r.decision, rollout: r.rollout }, 'rollout decision');
+          if (r.decision === 'rolled-back' && config.requeueOnRollback) {
+            const jobId = await scheduler.requeue(patch.fingerprint, patch.app);
+            await store.audit({ actor: 'system', action: 'requeue', target: patch.fingerprint, detail: { after: 'auto-rollback', patchId: patch.id, jobId } }, config.auditMax);
+          }
+        }
+      }
+    } catch (error) {
+      await ctx.redis.del(store.keys.request(body.app, body.requestId)).catch(() => {});
+      throw error;
+    }
+    return reply.code(202).send({ applied: decisions.length, unknown, decisions });
+  });
+}

@@ -1,0 +1,115 @@
+import type { FastifyInstance } from 'fastify';
+import type { DaemonContext } from '../daemon-context.ts';
+import type { ServiceEvent } from '../event-bus.ts';
+import { HttpError } from '../http-errors.ts';
+import { appQuerySchema, manifestPatchSchema, manifestSchema, patchWaitParamsSchema, patchWaitQuerySchema } from '../http-schemas.ts';
+import { ManifestBuilder, manifestEtag, toManifestPatch } from '../manifest-builder.ts';
+
+const SSE_HEARTBEAT_MS = 15_000;
+
+/** Manifest (ETag/304), its SSE stream, the per-bug long poll, and the public key. */
+export function registryRoutes(app: FastifyInstance, ctx: DaemonContext): void {
+  const { store, auth, bus, config } = ctx;
+  const manifests = new ManifestBuilder(store);
+
+  app.get('/v1/manifest', {
+    schema: { tags: ['registry'], summary: 'Signed patches of an app; ETag and 304 on If-None-Match', querystring: appQuerySchema, response: { 200: manifestSchema, 304: { description: 'unchanged since If-None-Match', type: 'null' } } },
+  }, async (request, reply) => {
+    const { app: appName } = request.query as { app: string };
+    auth.app(request, appName);
+    const etagOf = manifestEtag(await store.revision(appName));
+    reply.header('cache-control', 'no-cache');
+    if (request.headers['if-none-match'] === etagOf) return reply.code(304).header('etag', etagOf).send();
+    const built = await manifests.build(appName);
+    return reply.header('etag', manifestEtag(built.revision)).type('application/json').send(built.json);
+  });
+
+  app.get('/v1/manifest/stream', {
+    schema: { tags: ['registry'], summary: 'Server-Sent Events: `manifest` event with the whole manifest on connect and on every change', querystring: appQuerySchema },
+  }, async (request, reply) => {
+    const { app: appName } = request.query as { app: string };
+    auth.app(request, appName);
+    const first = await manifests.build(appName);
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+    let sent = -1;
+    let building = false;
+    let again = false;
+    const send = (m: { revision: number; json: string }) => {
+      if (m.revision <= sent) return;
+      sent = m.revision;
+      res.write(`event: manifest\nid: ${m.revision}\ndata: ${m.json}\n\n`);
+    };
+    // Rebuild once per burst of events; an event arriving during a rebuild triggers one more.
+    const refresh = async () => {
+      if (building) {
+        again = true;
+        return;
+      }
+      building = true;
+      try {
+        do {
+          again = false;
+          send(await manifests.build(appName));
+        } while (again);
+      } catch (error) {
+        ctx.log.warn({ err: error }, 'manifest stream refresh failed');
+      } finally {
+        building = false;
+      }
+    };
+    const onEvent = (e: ServiceEvent) => {
+      if (e.app === appName && e.revision > sent) void refresh();
+    };
+    send(first);
+    bus.on('event', onEvent);
+    const heartbeat = setInterval(() => res.write(': ping\n\n'), SSE_HEARTBEAT_MS);
+    heartbeat.unref();
+    request.raw.on('close', () => {
+      clearInterval(heartbeat);
+      bus.off('event', onEvent);
+    });
+  });
+
+  app.get('/v1/failures/:fingerprint/patch', {
+    schema: {
+      tags: ['registry'],
+      summary: 'Long poll for the live patch of one bug: 200 with the patch, 204 when none by the deadline',
+      params: patchWaitParamsSchema,
+      querystring: patchWaitQuerySchema,
+      response: { 200: manifestPatchSchema, 204: { description: 'no live patch by the deadline', type: 'null' } },
+    },
+  }, async (request, reply) => {
+    const { fingerprint } = request.params as { fingerprint: string };
+    const wait = Math.min((request.query as { wait?: number }).wait ?? 0, config.longPollMaxMs);
+    auth.known(request);
+    const bug = await store.getBug(fingerprint);
+    if (!bug) throw new HttpError(404, 'SUTURE_UNKNOWN_BUG', `no bug with fingerprint ${fingerprint}`);
+    auth.app(request, bug.app);
+    const live = async () => {
+      const b = await store.getBug(fingerprint);
+      if (!b?.patchId) return null;
+      const p = await store.getPatch(b.patchId);
+      return p && (p.status === 'active' || p.status === 'canary') ? p : null;
+    };
+    const deadline = Date.now() + wait;
+    const closed = new AbortController();
+    request.raw.on('close', () => closed.abort());
+    let patch = await live();
+    while (!patch && Date.now() < deadline && !closed.signal.aborted) {
+      await bus.waitFor((e) => e.app === bug.app, deadline - Date.now(), closed.signal);
+      patch = await live();
+    }
+    if (!patch) return reply.code(204).send();
+    return toManifestPatch(patch);
+  });
+
+  app.get('/v1/public-key', {
+    schema: {
+      tags: ['registry'],
+      summary: 'Ed25519 public key (SPKI PEM) that verifies every patch signature',
+      response: { 200: { type: 'object', properties: { algorithm: { type: 'string' }, publicKey: { type: 'string' } } } },
+    },
+  }, async () => ({ algorithm: 'ed25519', publicKey: ctx.keys.publicKeyPem }));
+}

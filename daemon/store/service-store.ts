@@ -1,0 +1,346 @@
+import { readFileSync } from 'node:fs';
+import type { Redis } from 'ioredis';
+import type { ManifestPatch, PatchStatus } from '../../core/wire.ts';
+import { RedisKeys } from './redis-keys.ts';
+
+const lua = (name: string) => readFileSync(new URL(`./lua/${name}.lua`, import.meta.url), 'utf8');
+
+const SCRIPTS = {
+  ingestFailure: { numberOfKeys: 7, lua: lua('ingest-failure-7') },
+  addRecordedCalls: { numberOfKeys: 4, lua: lua('add-recorded-calls-4') },
+  reservePatchVersion: { numberOfKeys: 2, lua: lua('reserve-patch-version-2') },
+  storePatch: { numberOfKeys: 4, lua: lua('store-patch-4') },
+  applyOutcome: { numberOfKeys: 3, lua: lua('apply-outcome-3') },
+  setPatchStatus: { numberOfKeys: 3, lua: lua('set-patch-status-3') },
+  readManifest: { numberOfKeys: 2, lua: lua('read-manifest-2') },
+  requeueBug: { numberOfKeys: 1, lua: lua('requeue-bug-1') },
+  setBugStatus: {
+    numberOfKeys: 1,
+    // Only the worker of the bug's current round may change it (a stale job must not).
+    lua: `if redis.call('HGET', KEYS[1], 'round') ~= ARGV[1] then return 0 end
+          redis.call('HSET', KEYS[1], 'status', ARGV[2], 'updatedAt', ARGV[3]) return 1`,
+  },
+} as const;
+
+type ScriptName = keyof typeof SCRIPTS;
+type ScriptRunner = Record<ScriptName, (...args: (string | number)[]) => Promise<unknown>>;
+
+export type BugStatus = 'new' | 'repairing' | 'patched' | 'unpatched' | 'failed' | 'rolled-back' | 'rejected';
+
+export interface BugRecord {
+  fingerprint: string;
+  app: string;
+  blockId: string;
+  sourceHash: string;
+  errorName: string;
+  /** Normalised message (quoted values and numbers masked). */
+  message: string;
+  firstMessage: string;
+  topFrame: string;
+  stack: string;
+  status: BugStatus;
+  round: number;
+  count: number;
+  firstSeen: number;
+  lastSeen: number;
+  patchId?: string;
+  patchVersion?: number;
+}
+
+export interface BlockRecord {
+  app: string;
+  blockId: string;
+  sourceHash: string;
+  source: string;
+  description: string;
+  failures: number;
+  recorded: number;
+  firstSeen: number;
+  lastSeen: number;
+}
+
+/** A failing input as stored in a bug's case set. */
+export interface StoredFailureCase {
+  args: unknown[];
+  at: string;
+  instanceId: string;
+  /** The failure came from running this patch (the input counts against it). */
+  patchId?: string;
+  error: { name: string; message: string };
+}
+
+export interface StoredRecordedCall {
+  args: unknown[];
+  result: unknown;
+  argsAfter: unknown[];
+  at: string;
+}
+
+export interface PatchRecord extends ManifestPatch {
+  step: number;
+  passed: number;
+  threw: number;
+  stepPassed: number;
+  stepThrew: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export type PatchDoc = Omit<ManifestPatch, 'status' | 'rollout'>;
+
+export interface AuditEntry {
+  at: string;
+  actor: string;
+  action: string;
+  target: string;
+  detail?: Record<string, unknown>;
+}
+
+export type OutcomeDecision = 'counted' | 'promoted' | 'rolled-back' | 'ignored' | 'missing';
+
+const num = (v: string | undefined) => (v === undefined ? 0 : Number(v));
+
+/**
+ * The service's state in Redis (everything but BullMQ's queue): bugs and their case sets, blocks
+ * and recorded calls, patches and manifests, policies and the audit log. Multi-key changes are
+ * Lua scripts, so several daemons and workers can share one Redis.
+ */
+export class ServiceStore {
+  readonly keys: RedisKeys;
+  readonly #scripts: ScriptRunner;
+
+  constructor(
+    readonly redis: Redis,
+    prefix: string,
+  ) {
+    this.keys = new RedisKeys(prefix);
+    for (const [name, s] of Object.entries(SCRIPTS)) {
+      if (!(name in redis)) redis.defineCommand(name, { numberOfKeys: s.numberOfKeys, lua: s.lua });
+    }
+    this.#scripts = redis as unknown as ScriptRunner;
+  }
+
+  async ingestFailure(p: {
+    app: string; requestId: string; requestIdTtl: number; now: number; blockId: string; sourceHash: string;
+    description: string; source: string; errorName: string; message: string; firstMessage: string; frame: string;
+    stack: string; caseHash: string; caseJson: string; maxCases: number; fingerprint: string;
+  }): Promise<{ fresh: boolean; status: BugStatus | 'requeue'; round: number; newCase: boolean }> {
+    const k = this.keys;
+    const r = (await this.#scripts.ingestFailure(
+      k.request(p.app, p.requestId), k.bug(p.fingerprint), k.bugCases(p.fingerprint), k.appBugs(p.app),
+      k.block(p.app, p.blockId, p.sourceHash), k.appBlocks(p.app), k.apps(),
+      p.requestIdTtl, p.now, p.app, p.blockId, p.sourceHash, p.description, p.source, p.errorName, p.message, p.frame,
+      p.caseHash, p.caseJson, p.maxCases, p.fingerprint, k.blockMember(p.blockId, p.sourceHash), p.firstMessage, p.stack,
+    )) as [number, string, string, number];
+    return { fresh: r[0] === 1, status: r[1] as BugStatus | 'requeue', round: Number(r[2]), newCase: r[3] === 1 };
+  }
+
+  async requestSeen(app: string, requestId: string): Promise<boolean> {
+    return (await this.redis.exists(this.keys.request(app, requestId))) === 1;
+  }
+
+  async markRequest(app: string, requestId: string, ttlSeconds: number): Promise<void> {
+    await this.redis.set(this.keys.request(app, requestId), '1', 'EX', ttlSeconds, 'NX');
+  }
+
+  async addRecordedCalls(p: { app: string; blockId: string; sourceHash: string; description: string; source: string; now: number; max: number; calls: [hash: string, json: string][] }): Promise<number> {
+    const k = this.keys;
+    return Number(await this.#scripts.addRecordedCalls(
+      k.recorded(p.app, p.blockId, p.sourceHash), k.block(p.app, p.blockId, p.sourceHash), k.appBlocks(p.app), k.apps(),
+      p.max, p.now, p.app, p.blockId, p.sourceHash, p.description, p.source, k.blockMember(p.blockId, p.sourceHash),
+      ...p.calls.flat(),
+    ));
+  }
+
+  async getBug(fp: string): Promise<BugRecord | null> {
+    const h = await this.redis.hgetall(this.keys.bug(fp));
+    return h.fingerprint ? toBug(h) : null;
+  }
+
+  async bugCases(fp: string): Promise<StoredFailureCase[]> {
+    return Object.values(await this.redis.hgetall(this.keys.bugCases(fp))).map((j) => JSON.parse(j));
+  }
+
+  async getBlock(app: string, blockId: string, sourceHash: string): Promise<BlockRecord | null> {
+    const h = await this.redis.hgetall(this.keys.block(app, blockId, sourceHash));
+    return h.app ? toBlock(h) : null;
+  }
+
+  async recordedCalls(app: string, blockId: string, sourceHash: string): Promise<StoredRecordedCall[]> {
+    return Object.values(await this.redis.hgetall(this.keys.recorded(app, blockId, sourceHash))).map((j) => JSON.parse(j));
+  }
+
+  async listApps(): Promise<string[]> {
+    return (await this.redis.smembers(this.keys.apps())).sort();
+  }
+
+  async listBlocks(app: string): Promise<BlockRecord[]> {
+    const members = await this.redis.zrevrange(this.keys.appBlocks(app), 0, 999);
+    const pipe = this.redis.pipeline();
+    for (const m of members) {
+      const { blockId, sourceHash } = this.keys.parseBlockMember(m);
+      pipe.hgetall(this.keys.block(app, blockId, sourceHash));
+    }
+    const rows = (await pipe.exec()) ?? [];
+    return rows.map(([, h]) => h as Record<string, string>).filter((h) => h?.app).map(toBlock);
+  }
+
+  async listBugs(app: string, limit = 1000): Promise<BugRecord[]> {
+    const fps = await this.redis.zrevrange(this.keys.appBugs(app), 0, limit - 1);
+    const pipe = this.redis.pipeline();
+    for (const fp of fps) pipe.hgetall(this.keys.bug(fp));
+    const rows = (await pipe.exec()) ?? [];
+    return rows.map(([, h]) => h as Record<string, string>).filter((h) => h?.fingerprint).map(toBug);
+  }
+
+  async setBugStatus(fp: string, round: number, status: BugStatus): Promise<boolean> {
+    return (await this.#scripts.setBugStatus(this.keys.bug(fp), round, status, Date.now())) === 1;
+  }
+
+  async reservePatchVersion(bug: BugRecord, round: number): Promise<{ version: number; id: string } | { stale: string }> {
+    const [v, idOrStatus] = (await this.#scripts.reservePatchVersion(
+      this.keys.bug(bug.fingerprint), this.keys.blockVersion(bug.app, bug.blockId), round, bug.fingerprint.slice(0, 16),
+    )) as [number, string];
+    return v < 0 ? { stale: idOrStatus } : { version: v, id: idOrStatus };
+  }
+
+  async storePatch(doc: PatchDoc, status: PatchStatus, rollout: number): Promise<{ stored: boolean; revision: number }> {
+    const k = this.keys;
+    const now = Date.now();
+    const [stored, revision] = (await this.#scripts.storePatch(
+      k.patch(doc.id), k.appPatches(doc.app), k.revision(doc.app), k.bug(doc.fingerprint),
+      JSON.stringify(doc), status, rollout, now, doc.version, k.events(), doc.app, doc.fingerprint, doc.id, doc.blockId,
+    )) as [number, number];
+    return { stored: stored === 1, revision };
+  }
+
+  async getPatch(id: string): Promise<PatchRecord | null> {
+    const h = await this.redis.hgetall(this.keys.patch(id));
+    return h.doc ? toPatch(h) : null;
+  }
+
+  /** Revision and every patch of an app, read atomically. */
+  async readPatches(app: string): Promise<{ revision: number; patches: PatchRecord[] }> {
+    const [revision, ...rows] = (await this.#scripts.readManifest(this.keys.revision(app), this.keys.appPatches(app), this.keys.patchPrefix())) as [number, ...string[][]];
+    const patches: PatchRecord[] = [];
+    for (const flat of rows) {
+      const h: Record<string, string> = {};
+      for (let i = 0; i < flat.length; i += 2) h[flat[i]] = flat[i + 1];
+      if (h.doc) patches.push(toPatch(h));
+    }
+    return { revision: Number(revision), patches };
+  }
+
+  async revision(app: string): Promise<number> {
+    return num((await this.redis.get(this.keys.revision(app))) ?? undefined);
+  }
+
+  async applyOutcome(patch: PatchRecord, passed: number, threw: number, rules: { steps: number[]; cleanCalls: number; threshold: number; minCalls: number }): Promise<{ decision: OutcomeDecision; revision: number; rollout: number; status: string }> {
+    const k = this.keys;
+    const [decision, revision, rollout, status] = (await this.#scripts.applyOutcome(
+      k.patch(patch.id), k.revision(patch.app), k.bug(patch.fingerprint),
+      passed, threw, rules.steps.join(','), rules.cleanCalls, rules.threshold, rules.minCalls, Date.now(), k.events(), patch.app, patch.id,
+    )) as [string, number, string, string];
+    return { decision: decision as OutcomeDecision, revision: Number(revision), rollout: Number(rollout), status };
+  }
+
+  async setPatchStatus(patch: PatchRecord, from: PatchStatus[], to: PatchStatus, rollout: number, bugStatus: BugStatus | '', step?: number): Promise<{ changed: true; revision: number } | { changed: false; status: string }> {
+    const k = this.keys;
+    const [changed, x] = (await this.#scripts.setPatchStatus(
+      k.patch(patch.id), k.revision(patch.app), k.bug(patch.fingerprint),
+      from.join(','), to, rollout, bugStatus, Date.now(), k.events(), patch.app, patch.id, step === undefined ? '' : step,
+    )) as [number, number | string];
+    return changed === 1 ? { changed: true, revision: Number(x) } : { changed: false, status: String(x) };
+  }
+
+  /** Opens a new round of a bug; returns it, or -1 when the bug is unknown. */
+  async requeueBug(fp: string): Promise<number> {
+    return Number(await this.#scripts.requeueBug(this.keys.bug(fp)));
+  }
+
+  async saveReport(fp: string, round: number, report: unknown): Promise<void> {
+    await this.redis.set(this.keys.report(fp, round), JSON.stringify(report));
+  }
+
+  async getReport(fp: string, round: number): Promise<unknown> {
+    const j = await this.redis.get(this.keys.report(fp, round));
+    return j ? JSON.parse(j) : null;
+  }
+
+  async getPolicies(): Promise<Record<string, string>> {
+    return this.redis.hgetall(this.keys.policies());
+  }
+
+  async setPolicy(key: string, policy: string | null): Promise<void> {
+    if (policy === null) await this.redis.hdel(this.keys.policies(), key);
+    else await this.redis.hset(this.keys.policies(), key, policy);
+  }
+
+  async audit(entry: Omit<AuditEntry, 'at'>, max: number): Promise<void> {
+    const full: AuditEntry = { at: new Date().toISOString(), ...entry };
+    await this.redis.multi().lpush(this.keys.audit(), JSON.stringify(full)).ltrim(this.keys.audit(), 0, max - 1).exec();
+  }
+
+  async readAudit(limit: number): Promise<AuditEntry[]> {
+    return (await this.redis.lrange(this.keys.audit(), 0, limit - 1)).map((j) => JSON.parse(j));
+  }
+
+  /**
+   * Records the public key of the signing key pair the first time any process starts and returns
+   * the recorded one, so a machine started with another key can refuse to run.
+   */
+  async claimPublicKey(pem: string): Promise<string> {
+    await this.redis.set(this.keys.publicKey(), pem, 'NX');
+    return (await this.redis.get(this.keys.publicKey())) ?? pem;
+  }
+}
+
+function toBug(h: Record<string, string>): BugRecord {
+  return {
+    fingerprint: h.fingerprint,
+    app: h.app,
+    blockId: h.blockId,
+    sourceHash: h.sourceHash,
+    errorName: h.errorName,
+    message: h.message,
+    firstMessage: h.firstMessage ?? h.message,
+    topFrame: h.topFrame ?? '',
+    stack: h.stack ?? '',
+    status: h.status as BugStatus,
+    round: num(h.round),
+    count: num(h.count),
+    firstSeen: num(h.firstSeen),
+    lastSeen: num(h.lastSeen),
+    ...(h.patchId ? { patchId: h.patchId, patchVersion: num(h.patchVersion) } : {}),
+  };
+}
+
+function toBlock(h: Record<string, string>): BlockRecord {
+  return {
+    app: h.app,
+    blockId: h.blockId,
+    sourceHash: h.sourceHash,
+    source: h.source,
+    description: h.description,
+    failures: num(h.failures),
+    recorded: num(h.recorded),
+    firstSeen: num(h.firstSeen),
+    lastSeen: num(h.lastSeen),
+  };
+}
+
+function toPatch(h: Record<string, string>): PatchRecord {
+  const doc = JSON.parse(h.doc) as PatchDoc;
+  return {
+    ...doc,
+    status: h.status as PatchStatus,
+    rollout: Number(h.rollout),
+    step: num(h.step),
+    passed: num(h.passed),
+    threw: num(h.threw),
+    stepPassed: num(h.stepPassed),
+    stepThrew: num(h.stepThrew),
+    createdAt: num(h.createdAt),
+    updatedAt: num(h.updatedAt),
+  };
+}

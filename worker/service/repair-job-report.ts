@@ -1,0 +1,41 @@
+import type { CandidateReport, RepairResult } from '../engine/repair-report.ts';
+
+/** What the admin API shows of one repair job: the search's figures and the kept candidates. */
+export interface RepairJobReport {
+  fingerprint: string;
+  round: number;
+  plausible: boolean;
+  stoppedBy: RepairResult['stoppedBy'];
+  generated: number;
+  tried: number;
+  trials: number;
+  ms: number;
+  firstPlausibleMs?: number;
+  cases: { total: number; failing: number };
+  winner?: CandidateReport;
+  /** Plausible candidates by score, then failed ones in trial order, at most `keep`. */
+  candidates: CandidateReport[];
+  llm?: RepairResult['llm'];
+  finishedAt: string;
+}
+
+export function buildJobReport(fingerprint: string, round: number, result: RepairResult, keep: number): RepairJobReport {
+  const plausible = result.candidates.filter((c) => c.status === 'plausible').sort((a, b) => (a.score ?? 0) - (b.score ?? 0));
+  const others = result.candidates.filter((c) => c.status !== 'plausible');
+  return {
+    fingerprint,
+    round,
+    plausible: result.plausible,
+    stoppedBy: result.stoppedBy,
+    generated: result.generated,
+    tried: result.tried,
+    trials: result.trials,
+    ms: Math.round(result.ms),
+    firstPlausibleMs: result.firstPlausibleMs === undefined ? undefined : Math.round(result.firstPlausibleMs),
+    cases: { total: result.baseline.results.length, failing: result.baseline.results.filter((r) => r.outcome !== 'pass').length },
+    winner: result.winner,
+    candidates: [...plausible, ...others].slice(0, keep),
+    llm: result.llm,
+    finishedAt: new Date().toISOString(),
+  };
+}
