@@ -1,0 +1,164 @@
+import { hostname } from 'node:os';
+import type { KeyObject } from 'node:crypto';
+import type { FailureReport, RecordedCall } from '../core/wire.ts';
+import { RepairConfigError } from './sdk-errors.ts';
+
+/** Limits for a patch run in `isolate` mode. */
+export interface PatchLimits {
+  /** Time a patched call may run before it is stopped (sync code: CPU loop; async: also pending work), ms. @defaultValue 1000 */
+  cpuMs: number;
+  /** Wall-clock time an async patched call may take until it settles, ms. @defaultValue 2000 */
+  wallMs: number;
+  /** Heap limit of the isolate that runs patches, MB. @defaultValue 64 */
+  memoryMb: number;
+}
+
+/** What may be changed or removed from a report before it leaves the process. */
+export type RedactHook = (
+  item: { kind: 'failure'; report: FailureReport } | { kind: 'recorded'; blockId: string; call: RecordedCall },
+) => FailureReport | RecordedCall | null | undefined;
+
+export interface RepairClientOptions {
+  /** Base URL of the suture daemon, e.g. `http://127.0.0.1:7070`. */
+  url: string;
+  /** Application name; the daemon keys blocks, patches and tokens by it. */
+  app: string;
+  /** App token sent as `Authorization: Bearer <token>`. @defaultValue none (no header) */
+  token?: string;
+  /**
+   * Ed25519 public key (PEM or KeyObject) that patch signatures must verify with.
+   * Without it, no patch is ever run (failures are still reported).
+   * @defaultValue none
+   */
+  publicKey?: string | KeyObject;
+  /** This process's id for rollout shares and reports. @defaultValue `${hostname()}:${process.pid}` */
+  instanceId?: string;
+  /** Ms a failing call may wait for its patch before the block's own error is rethrown; 0 rethrows at once. @defaultValue 0 */
+  waitForFix?: number;
+  /** Success recording: the share of successful calls whose inputs, result and argument state after are sent. */
+  record?: {
+    /** 0..1; 0 turns recording off. @defaultValue 0.01 */
+    sampleRate?: number;
+    /** Most recorded calls held in memory awaiting delivery (oldest dropped, counted). @defaultValue 1000 */
+    maxQueued?: number;
+  };
+  /**
+   * When inputs are copied for a failure report.
+   * - `'entry'`: every call copies its arguments before the block runs, so a report shows the inputs
+   *   exactly as they were even if the block mutated them before throwing. Costs a deep copy per call.
+   * - `'on-failure'`: nothing is copied on the success path; a failure report encodes the
+   *   arguments as they are after the throw (mutations done before the throw show up), and
+   *   `waitForFix` runs the patch on that state.
+   * @defaultValue 'entry'
+   */
+  snapshot?: 'entry' | 'on-failure';
+  /** Secret redaction applied before anything leaves the process. */
+  redact?: {
+    /** Key patterns whose values are replaced by a redaction marker (see core/snapshot.ts). @defaultValue DEFAULT_REDACT_KEYS */
+    keys?: ReadonlyArray<string | RegExp>;
+    /** Last look at each failure report / recorded call: return a changed copy, or null to drop it. @defaultValue none */
+    hook?: RedactHook;
+  };
+  /** How the manifest of patches is kept current: a Server-Sent-Events stream, ETag polling, or not at all. @defaultValue 'stream' */
+  sync?: 'stream' | 'poll' | 'off';
+  /** Poll period in `'poll'` mode (and retry base of the stream), ms. @defaultValue 10_000 */
+  pollInterval?: number;
+  /** Longest pause between retries of sync and deliveries, ms. @defaultValue 60_000 */
+  maxBackoff?: number;
+  /** File holding the last good manifest; loaded at start so patches run without the daemon. @defaultValue none */
+  backupFile?: string;
+  /** Where patches run: a separate isolated-vm isolate with limits, or compiled in this process. @defaultValue 'isolate' */
+  execution?: 'isolate' | 'trusted';
+  /** Limits for `isolate` execution. */
+  limits?: Partial<PatchLimits>;
+  /** Most failure reports held in memory awaiting delivery (oldest dropped, counted). @defaultValue 1000 */
+  maxQueuedFailures?: number;
+  /** Period at which queued reports, recorded calls and outcome counts are sent, ms. @defaultValue 2000 */
+  flushInterval?: number;
+  /** Timeout of one HTTP request to the daemon (not the long-poll), ms. @defaultValue 5000 */
+  requestTimeout?: number;
+}
+
+export interface ResolvedOptions {
+  url: string;
+  app: string;
+  token: string | undefined;
+  publicKey: string | KeyObject | undefined;
+  instanceId: string;
+  waitForFix: number;
+  sampleRate: number;
+  maxQueuedCalls: number;
+  snapshot: 'entry' | 'on-failure';
+  redactKeys: ReadonlyArray<string | RegExp> | undefined;
+  redactHook: RedactHook | undefined;
+  sync: 'stream' | 'poll' | 'off';
+  pollInterval: number;
+  maxBackoff: number;
+  backupFile: string | undefined;
+  execution: 'isolate' | 'trusted';
+  limits: PatchLimits;
+  maxQueuedFailures: number;
+  flushInterval: number;
+  requestTimeout: number;
+}
+
+function num(key: string, v: unknown, d: number, min: number, max = Infinity): number {
+  if (v === undefined) return d;
+  if (typeof v !== 'number' || Number.isNaN(v) || v < min || v > max) {
+    throw new RepairConfigError(key, `must be a number in [${min}, ${max}], got ${String(v)}`);
+  }
+  return v;
+}
+
+function oneOf<T extends string>(key: string, v: unknown, allowed: readonly T[], d: T): T {
+  if (v === undefined) return d;
+  if (!allowed.includes(v as T)) throw new RepairConfigError(key, `must be one of ${allowed.map((a) => `'${a}'`).join(', ')}, got ${String(v)}`);
+  return v as T;
+}
+
+/** Validates options once, at start, with messages that name the bad key. */
+export function resolveOptions(o: RepairClientOptions): ResolvedOptions {
+  if (!o || typeof o !== 'object') throw new RepairConfigError('options', 'must be an object');
+  let url: URL;
+  try {
+    url = new URL(o.url);
+  } catch {
+    throw new RepairConfigError('url', `must be an absolute http(s) URL, got ${String(o.url)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new RepairConfigError('url', 'must use http or https');
+  if (typeof o.app !== 'string' || o.app === '') throw new RepairConfigError('app', 'must be a non-empty string');
+  if (o.token !== undefined && typeof o.token !== 'string') throw new RepairConfigError('token', 'must be a string');
+  if (o.instanceId !== undefined && (typeof o.instanceId !== 'string' || o.instanceId === '')) {
+    throw new RepairConfigError('instanceId', 'must be a non-empty string');
+  }
+  if (o.redact?.hook !== undefined && typeof o.redact.hook !== 'function') throw new RepairConfigError('redact.hook', 'must be a function');
+  if (o.redact?.keys !== undefined && !Array.isArray(o.redact.keys)) throw new RepairConfigError('redact.keys', 'must be an array');
+  if (o.backupFile !== undefined && typeof o.backupFile !== 'string') throw new RepairConfigError('backupFile', 'must be a path');
+  const limits = o.limits ?? {};
+  return {
+    url: url.href.replace(/\/+$/, ''),
+    app: o.app,
+    token: o.token,
+    publicKey: o.publicKey,
+    instanceId: o.instanceId ?? `${hostname()}:${process.pid}`,
+    waitForFix: num('waitForFix', o.waitForFix, 0, 0),
+    sampleRate: num('record.sampleRate', o.record?.sampleRate, 0.01, 0, 1),
+    maxQueuedCalls: num('record.maxQueued', o.record?.maxQueued, 1000, 1),
+    snapshot: oneOf('snapshot', o.snapshot, ['entry', 'on-failure'], 'entry'),
+    redactKeys: o.redact?.keys,
+    redactHook: o.redact?.hook,
+    sync: oneOf('sync', o.sync, ['stream', 'poll', 'off'], 'stream'),
+    pollInterval: num('pollInterval', o.pollInterval, 10_000, 10),
+    maxBackoff: num('maxBackoff', o.maxBackoff, 60_000, 10),
+    backupFile: o.backupFile,
+    execution: oneOf('execution', o.execution, ['isolate', 'trusted'], 'isolate'),
+    limits: {
+      cpuMs: num('limits.cpuMs', limits.cpuMs, 1000, 1),
+      wallMs: num('limits.wallMs', limits.wallMs, 2000, 1),
+      memoryMb: num('limits.memoryMb', limits.memoryMb, 64, 8),
+    },
+    maxQueuedFailures: num('maxQueuedFailures', o.maxQueuedFailures, 1000, 1),
+    flushInterval: num('flushInterval', o.flushInterval, 2000, 1),
+    requestTimeout: num('requestTimeout', o.requestTimeout, 5000, 1),
+  };
+}

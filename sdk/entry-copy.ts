@@ -1,0 +1,96 @@
+/**
+ * A fast deep copy of a call's arguments, taken on entry in `snapshot: 'entry'` mode.
+ *
+ * Encoding a snapshot on every call would cost far more than the blocks we wrap, so the hot
+ * path only copies (own enumerable properties, prototypes kept so class names survive, cycles
+ * and shared references kept); the copy is encoded later, off the call, only when a failure or a
+ * sampled recording needs it. The copy is never handed to application code.
+ */
+
+/** Copies beyond this many objects keep live references (the snapshot caps sizes later anyway). */
+const MAX_OBJECTS = 10_000;
+const MAX_DEPTH = 64;
+
+const getProto = Object.getPrototypeOf;
+const objectCreate = Object.create;
+const objectKeys = Object.keys;
+const isArray = Array.isArray;
+const isView = ArrayBuffer.isView;
+
+interface CopyState {
+  seen: Map<object, unknown>;
+  count: number;
+}
+
+function copyValue(v: unknown, depth: number, st: CopyState): unknown {
+  if (v === null || typeof v !== 'object') return v; // primitives; functions stay by reference
+  const prior = st.seen.get(v);
+  if (prior !== undefined) return prior;
+  if (depth > MAX_DEPTH || ++st.count > MAX_OBJECTS) return v;
+  if (isArray(v)) {
+    const out: unknown[] = getProto(v) === Array.prototype ? new Array(v.length) : Object.setPrototypeOf(new Array(v.length), getProto(v));
+    st.seen.set(v, out);
+    for (let i = 0; i < v.length; i++) if (i in v) out[i] = readCopy(v as unknown as Record<PropertyKey, unknown>, i, depth, st);
+    return out;
+  }
+  if (v instanceof Date) return remember(st, v, new Date(v.getTime()));
+  if (v instanceof RegExp) return remember(st, v, new RegExp(v.source, v.flags));
+  if (v instanceof Map) {
+    const out = new Map();
+    if (getProto(v) !== Map.prototype) Object.setPrototypeOf(out, getProto(v));
+    st.seen.set(v, out);
+    for (const [k, val] of Map.prototype.entries.call(v)) out.set(copyValue(k, depth + 1, st), copyValue(val, depth + 1, st));
+    return out;
+  }
+  if (v instanceof Set) {
+    const out = new Set();
+    if (getProto(v) !== Set.prototype) Object.setPrototypeOf(out, getProto(v));
+    st.seen.set(v, out);
+    for (const val of Set.prototype.values.call(v)) out.add(copyValue(val, depth + 1, st));
+    return out;
+  }
+  if (isView(v)) {
+    if (v instanceof DataView) return remember(st, v, new DataView(v.buffer.slice(v.byteOffset, v.byteOffset + v.byteLength)));
+    const Ctor = (v as unknown as { constructor: new (src: ArrayBufferView) => ArrayBufferView }).constructor;
+    return remember(st, v, new Ctor(v));
+  }
+  if (v instanceof ArrayBuffer) return remember(st, v, v.slice(0));
+  if (v instanceof Promise || v instanceof WeakMap || v instanceof WeakSet) return v;
+  const out = objectCreate(getProto(v)) as Record<string, unknown>;
+  st.seen.set(v, out);
+  if (v instanceof Error) {
+    // name/message/stack are usually own but not enumerable; the snapshot reads them.
+    Object.defineProperty(out, 'message', { value: v.message, writable: true, configurable: true });
+    if (typeof v.stack === 'string') Object.defineProperty(out, 'stack', { value: v.stack, writable: true, configurable: true });
+  }
+  const keys = objectKeys(v);
+  for (let i = 0; i < keys.length; i++) out[keys[i]] = readCopy(v as Record<string, unknown>, keys[i], depth, st);
+  return out;
+}
+
+function readCopy(holder: Record<PropertyKey, unknown>, key: PropertyKey, depth: number, st: CopyState): unknown {
+  let child: unknown;
+  try {
+    child = holder[key];
+  } catch (err) {
+    return err instanceof Error ? err : undefined; // a throwing getter: keep what it threw
+  }
+  return child === null || typeof child !== 'object' ? child : copyValue(child, depth + 1, st);
+}
+
+function remember<T>(st: CopyState, from: object, to: T): T {
+  st.seen.set(from, to);
+  return to;
+}
+
+/** Deep copy of an argument list (shared references between arguments are kept). */
+export function copyArgs(args: readonly unknown[]): unknown[] {
+  const out = new Array(args.length);
+  let st: CopyState | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === null || typeof a !== 'object') out[i] = a;
+    else out[i] = copyValue(a, 0, (st ??= { seen: new Map(), count: 0 }));
+  }
+  return out;
+}

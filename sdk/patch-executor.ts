@@ -1,0 +1,22 @@
+import type { ManifestPatch } from '../core/wire.ts';
+
+/** How one patched call went. A failed run leaves the caller's arguments as they were (isolate mode). */
+export type PatchRun =
+  | { ok: true; value: unknown }
+  | { ok: false; error: unknown; reason: 'threw' | 'timeout' | 'memory' | 'compile' };
+
+/** Runs verified patches; `isolate` and `trusted` modes implement it. */
+export interface PatchExecutor {
+  readonly mode: 'isolate' | 'trusted';
+  /**
+   * For blocks that return plain values. `target` is `[this, ...args]` of the call: the patch's
+   * effects land there. `input` is the state to run on when it differs from the target's current
+   * state (the inputs as they were on entry, after a failed call).
+   */
+  runSync(patch: ManifestPatch, target: unknown[], input?: unknown[]): PatchRun;
+  /** For async blocks (the patch's promise is awaited). */
+  runAsync(patch: ManifestPatch, target: unknown[], input?: unknown[]): Promise<PatchRun>;
+  /** Frees what is held for patches not in `keep` (patch ids). */
+  release(keep: ReadonlySet<string>): void;
+  dispose(): void;
+}

@@ -1,0 +1,690 @@
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { verifyPatchSignature } from '../core/patch-signature.ts';
+import type { FailureAck, FailureReport, Manifest, ManifestPatch, OutcomeReport, RecordedCall, RecordedCasesBatch } from '../core/wire.ts';
+import { resolveOptions, type RepairClientOptions, type ResolvedOptions } from './client-options.ts';
+import { DaemonHttp, isRetryableStatus } from './daemon-http.ts';
+import { DeliveryQueue } from './delivery-queue.ts';
+import { copyArgs } from './entry-copy.ts';
+import { IsolateExecutor, loadIsolatedVm } from './isolate-executor.ts';
+import { parsePatch } from './manifest-shape.ts';
+import type { PatchExecutor } from './patch-executor.ts';
+import { RegistrySync } from './registry-sync.ts';
+import { inRolloutShare } from './rollout-share.ts';
+import { SdkError } from './sdk-errors.ts';
+import { createSnapshotEncoder, type SnapshotEncoder } from './snapshot-encoder.ts';
+import { SourceHashCache } from './source-hash.ts';
+import { StateWriteBack } from './state-write-back.ts';
+import { TrustedExecutor } from './trusted-executor.ts';
+
+/**
+ * What `run` gives back: an async block's promise (of its value), or a sync block's value —
+ * except when a sync block fails and `waitForFix` is on, where the wait makes it a promise.
+ * `await` works for all of them.
+ */
+export type RunResult<R> = R extends PromiseLike<infer U> ? Promise<U> : R | Promise<R>;
+
+export interface PatchedEvent {
+  blockId: string;
+  patchId: string;
+  version: number;
+  /** `manifest`: first patched call of this patch in this process; `wait`: a failing call rescued by `waitForFix`. */
+  via: 'manifest' | 'wait';
+}
+
+export interface FailureEvent {
+  blockId: string;
+  requestId: string;
+  /** The block's (or patch's) own error, as thrown. */
+  error: unknown;
+  /** Set when the failing code was a patch. */
+  patchId?: string;
+}
+
+export interface SyncEvent {
+  revision: number;
+  changed: boolean;
+  via: 'poll' | 'stream' | 'backup';
+  /** Blocks with a patch this instance runs, after the sync. */
+  patchedBlocks: number;
+}
+
+export interface RepairClientEvents {
+  patched: [PatchedEvent];
+  failure: [FailureEvent];
+  sync: [SyncEvent];
+  error: [SdkError];
+}
+
+/** Counters for operations and tests. */
+export interface RepairClientStats {
+  failuresQueued: number;
+  failuresDelivered: number;
+  failuresDropped: number;
+  callsQueued: number;
+  callsDelivered: number;
+  callsDropped: number;
+  manifestRevision: number;
+}
+
+interface PendingFailure {
+  report: FailureReport;
+  ack?: (a: FailureAck | null) => void;
+}
+
+interface PendingCall {
+  blockId: string;
+  description: string;
+  source: string;
+  entry: unknown[];
+  result: unknown;
+  after: unknown[];
+  at: string;
+}
+
+/** Per block id: the patch this instance runs for each source hash, and a one-entry cache by function object. */
+interface BlockPatches {
+  byHash: Map<string, ManifestPatch>;
+  lastFn: Function | null;
+  lastPatch: ManifestPatch | undefined;
+}
+
+interface CallContext {
+  id: string;
+  description: string;
+  fn: Function;
+  self: unknown;
+  args: unknown[];
+}
+
+const AsyncFunction = (async () => undefined).constructor;
+const RUNNABLE: ReadonlySet<string> = new Set(['canary', 'active']);
+const FAILURE_SEND_CONCURRENCY = 8;
+const NOT_YET = new Set([204, 404, 408, 425]);
+
+/**
+ * The application-side client. See sdk/index.ts and the README section "The SDK".
+ *
+ * The success path is the first concern: with no patch for the block and the call not sampled,
+ * `run` is a Map lookup, one branch on the sampling rate and the direct call of `fn` (plus the
+ * entry copy in `snapshot: 'entry'` mode). Everything else — encoding, redaction, I/O — happens
+ * only for sampled calls, failures and patched calls, and encoding of recorded calls is deferred
+ * to the background flush.
+ */
+export class RepairClient {
+  readonly #o: ResolvedOptions;
+  readonly #events = new EventEmitter<RepairClientEvents>();
+  readonly #http: DaemonHttp;
+  readonly #encoder: SnapshotEncoder;
+  readonly #hashes = new SourceHashCache();
+  readonly #failures: DeliveryQueue<PendingFailure>;
+  readonly #calls: DeliveryQueue<PendingCall>;
+  readonly #sync: RegistrySync;
+  readonly #sampleRate: number;
+  readonly #entryCopies: boolean;
+  #executor: PatchExecutor | null = null;
+  #patches = new Map<string, BlockPatches>();
+  readonly #verified = new Map<string, boolean>();
+  readonly #announced = new Set<string>();
+  #outcomes = new Map<string, { passed: number; threw: number }>();
+  #outcomeTimer: NodeJS.Timeout | null = null;
+  #warnedNoKey = false;
+  #closed = false;
+  /** Events raised while the constructor runs wait a tick, so listeners attached right after creation hear them. */
+  #constructing = true;
+
+  constructor(options: RepairClientOptions) {
+    const o = resolveOptions(options);
+    this.#o = o;
+    this.#sampleRate = o.sampleRate;
+    this.#entryCopies = o.snapshot === 'entry';
+    this.#http = new DaemonHttp(o.url, o.token, o.requestTimeout);
+    this.#encoder = createSnapshotEncoder(o.redactKeys);
+    this.#failures = new DeliveryQueue<PendingFailure>({
+      max: o.maxQueuedFailures,
+      batchSize: 50,
+      flushInterval: Math.min(o.flushInterval, 500), // failures are rare and a job waits on them
+      maxBackoff: o.maxBackoff,
+      send: (items) => this.#sendFailures(items),
+      onDrop: (item, why) => {
+        item.ack?.(null);
+        if (why === 'overflow') this.#error(new SdkError('QUEUE_OVERFLOW', 'failure report queue full: oldest report dropped'));
+      },
+    });
+    this.#calls = new DeliveryQueue<PendingCall>({
+      max: o.maxQueuedCalls,
+      batchSize: 200,
+      flushInterval: o.flushInterval,
+      maxBackoff: o.maxBackoff,
+      send: (items) => this.#sendCalls(items),
+    });
+    if (o.execution === 'trusted') this.#executor = new TrustedExecutor();
+    else {
+      const loaded = loadIsolatedVm();
+      if ('ivm' in loaded) this.#executor = new IsolateExecutor(loaded.ivm, o.limits, this.#encoder);
+      else this.#error(new SdkError('ISOLATE_UNAVAILABLE', loaded.error));
+    }
+    this.#sync = new RegistrySync(this.#http, {
+      app: o.app,
+      mode: o.sync,
+      pollInterval: o.pollInterval,
+      maxBackoff: o.maxBackoff,
+      backupFile: o.backupFile,
+      streamPath: '/v1/manifest/stream',
+      onManifest: (m, from) => {
+        this.#applyManifest(m);
+        if (from === 'backup') this.#emit('sync', { revision: m.revision, changed: true, via: 'backup', patchedBlocks: this.#patches.size });
+      },
+      onSync: (info) => this.#emit('sync', { ...info, patchedBlocks: this.#patches.size }),
+      onError: (err) => this.#error(err),
+    });
+    this.#sync.start();
+    this.#constructing = false;
+  }
+
+  // ---- public API ----
+
+  /** Runs `fn(...args)` as block `id`; see {@link RunResult}. Never throws its own errors: only the block's. */
+  run<A extends unknown[], R>(id: string, description: string, fn: (...args: A) => R, ...args: A): RunResult<R> {
+    return this.#call(id, description, fn, undefined, args) as RunResult<R>;
+  }
+
+  /** `run` bound to a block: returns a function with `fn`'s parameters (and `this`). */
+  wrap<A extends unknown[], R, T = unknown>(id: string, description: string, fn: (this: T, ...args: A) => R): (this: T, ...args: A) => RunResult<R> {
+    const client = this;
+    return function wrapped(this: T, ...args: A): RunResult<R> {
+      return client.#call(id, description, fn, this, args) as RunResult<R>;
+    };
+  }
+
+  /** Runs `fn` with `self` as `this` (the Pause adapter's `scope`). */
+  runWithThis<A extends unknown[], R>(id: string, description: string, fn: (...args: A) => R, self: unknown, args: A): RunResult<R> {
+    return this.#call(id, description, fn, self, args) as RunResult<R>;
+  }
+
+  on<E extends keyof RepairClientEvents>(event: E, listener: (...args: RepairClientEvents[E]) => void): this {
+    this.#events.on(event, listener as never);
+    return this;
+  }
+
+  off<E extends keyof RepairClientEvents>(event: E, listener: (...args: RepairClientEvents[E]) => void): this {
+    this.#events.off(event, listener as never);
+    return this;
+  }
+
+  once<E extends keyof RepairClientEvents>(event: E, listener: (...args: RepairClientEvents[E]) => void): this {
+    this.#events.once(event, listener as never);
+    return this;
+  }
+
+  /** Sends queued reports, recorded calls and outcome counts now. Never rejects. */
+  async flush(): Promise<void> {
+    await Promise.all([this.#failures.flush(), this.#calls.flush(), this.#sendOutcomes()]).catch(() => undefined);
+  }
+
+  /** Stops syncing, flushes everything once more and frees the isolate. Blocks keep working (directly) afterwards. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#sync.stop();
+    if (this.#outcomeTimer) clearTimeout(this.#outcomeTimer);
+    await Promise.all([this.#failures.close(), this.#calls.close(), this.#sendOutcomes()]).catch(() => undefined);
+    await this.#sync.settled();
+    this.#executor?.dispose();
+    this.#patches = new Map();
+  }
+
+  stats(): RepairClientStats {
+    return {
+      failuresQueued: this.#failures.size,
+      failuresDelivered: this.#failures.delivered,
+      failuresDropped: this.#failures.dropped,
+      callsQueued: this.#calls.size,
+      callsDelivered: this.#calls.delivered,
+      callsDropped: this.#calls.dropped,
+      manifestRevision: this.#sync.revision,
+    };
+  }
+
+  // ---- the call ----
+
+  #call(id: string, description: string, fn: Function, self: unknown, args: unknown[]): unknown {
+    const block = this.#patches.get(id);
+    if (block !== undefined) {
+      const patch = this.#patchFor(block, fn);
+      if (patch !== undefined) return this.#runPatched({ id, description, fn, self, args }, patch);
+    }
+    if (this.#sampleRate !== 0 && Math.random() < this.#sampleRate) return this.#runRecorded({ id, description, fn, self, args });
+    if (this.#entryCopies) return this.#runWithEntry(id, description, fn, self, args);
+    let r: unknown;
+    try {
+      r = fn.apply(self, args);
+    } catch (error) {
+      return this.#failed({ id, description, fn, self, args }, null, error, true);
+    }
+    if (r instanceof Promise) return r.then(undefined, (error: unknown) => this.#failed({ id, description, fn, self, args }, null, error, true));
+    return r;
+  }
+
+  #runWithEntry(id: string, description: string, fn: Function, self: unknown, args: unknown[]): unknown {
+    const entry = copyArgs(self === undefined ? args : [self, ...args]);
+    let r: unknown;
+    try {
+      r = fn.apply(self, args);
+    } catch (error) {
+      return this.#failed({ id, description, fn, self, args }, entry, error, true);
+    }
+    if (r instanceof Promise) return r.then(undefined, (error: unknown) => this.#failed({ id, description, fn, self, args }, entry, error, true));
+    return r;
+  }
+
+  #runRecorded(ctx: CallContext): unknown {
+    const entry = copyArgs(ctx.self === undefined ? ctx.args : [ctx.self, ...ctx.args]);
+    let r: unknown;
+    try {
+      r = ctx.fn.apply(ctx.self, ctx.args);
+    } catch (error) {
+      return this.#failed(ctx, entry, error, true);
+    }
+    if (r instanceof Promise) {
+      return r.then(
+        (v: unknown) => {
+          this.#record(ctx, entry, v);
+          return v;
+        },
+        (error: unknown) => this.#failed(ctx, entry, error, true),
+      );
+    }
+    this.#record(ctx, entry, r);
+    return r;
+  }
+
+  #record(ctx: CallContext, entry: unknown[], result: unknown): void {
+    if (this.#closed) return;
+    try {
+      const off = ctx.self === undefined ? 0 : 1;
+      this.#calls.push({
+        blockId: ctx.id,
+        description: ctx.description,
+        source: this.#hashes.of(ctx.fn).source,
+        entry: off ? entry.slice(1) : entry,
+        result: copyArgs([result])[0],
+        after: copyArgs(ctx.args),
+        at: new Date().toISOString(),
+      });
+    } catch (err) {
+      this.#error(new SdkError('DELIVERY_FAILED', `could not record a call of ${ctx.id}`, { cause: err }));
+    }
+  }
+
+  #patchFor(block: BlockPatches, fn: Function): ManifestPatch | undefined {
+    if (block.lastFn === fn) return block.lastPatch;
+    const patch = block.byHash.get(this.#hashes.of(fn).hash);
+    block.lastFn = fn;
+    block.lastPatch = patch;
+    return patch;
+  }
+
+  #runPatched(ctx: CallContext, patch: ManifestPatch): unknown {
+    const executor = this.#executor as PatchExecutor;
+    const target = [ctx.self, ...ctx.args];
+    // Trusted patches work on the live objects: keep the entry state to put back if one throws.
+    const entry = executor.mode === 'trusted' ? copyArgs(target) : null;
+    if (ctx.fn instanceof AsyncFunction) {
+      return executor.runAsync(patch, target).then((run) => {
+        if (run.ok) return this.#patchPassed(ctx, patch, run.value);
+        return this.#patchFailed(ctx, patch, run.error, entry, target);
+      });
+    }
+    const run = executor.runSync(patch, target);
+    if (run.ok) return this.#patchPassed(ctx, patch, run.value);
+    return this.#patchFailed(ctx, patch, run.error, entry, target);
+  }
+
+  #patchPassed(ctx: CallContext, patch: ManifestPatch, value: unknown): unknown {
+    this.#count(patch.id, 'passed');
+    if (!this.#announced.has(patch.id)) {
+      this.#announced.add(patch.id);
+      this.#emit('patched', { blockId: ctx.id, patchId: patch.id, version: patch.version, via: 'manifest' });
+    }
+    return value;
+  }
+
+  /** A patch that throws (or hits a limit) counts against it and is reported; the call then gets the block's own behaviour. */
+  #patchFailed(ctx: CallContext, patch: ManifestPatch, error: unknown, entry: unknown[] | null, target: unknown[]): unknown {
+    this.#count(patch.id, 'threw');
+    this.#report(ctx, entry ?? copyArgs(target), error, patch.id);
+    if (entry) {
+      try {
+        new StateWriteBack().applyArgs(target, entry);
+      } catch {
+        /* best effort */
+      }
+    }
+    let r: unknown;
+    try {
+      r = ctx.fn.apply(ctx.self, ctx.args);
+    } catch (err) {
+      return this.#failed(ctx, entry, err, false);
+    }
+    if (r instanceof Promise) return r.then(undefined, (err: unknown) => this.#failed(ctx, entry, err, false));
+    return r;
+  }
+
+  // ---- failures ----
+
+  /** Reports the failure, then waits for a fix or rethrows the block's error unchanged. */
+  #failed(ctx: CallContext, entry: unknown[] | null, error: unknown, mayWait: boolean): unknown {
+    const wait = mayWait && this.#o.waitForFix > 0 && !this.#closed && this.#executor !== null && this.#o.publicKey !== undefined;
+    let ack: Promise<FailureAck | null> | null = null;
+    try {
+      // The state to report (and to run a patch on): on entry, or as the failed call left it.
+      const state = entry ?? copyArgs(ctx.self === undefined ? ctx.args : [ctx.self, ...ctx.args]);
+      ack = this.#report(ctx, state, error, undefined, wait);
+      if (wait && ack) return this.#waitForFix(ctx, state, error, ack, Date.now() + this.#o.waitForFix);
+    } catch (err) {
+      this.#error(new SdkError('DELIVERY_FAILED', `could not report a failure of ${ctx.id}`, { cause: err }));
+    }
+    throw error;
+  }
+
+  /** Queues a failure report; with `withAck` resolves with the daemon's acknowledgement (or null). */
+  #report(ctx: CallContext, state: unknown[], error: unknown, patchId?: string, withAck = false): Promise<FailureAck | null> | null {
+    if (this.#closed) return null;
+    const withThis = ctx.self !== undefined;
+    const args = withThis ? state.slice(1) : state;
+    const e = describeError(error);
+    let report: FailureReport = {
+      requestId: randomUUID(),
+      app: this.#o.app,
+      instanceId: this.#o.instanceId,
+      block: { id: ctx.id, description: ctx.description, source: this.#hashes.of(ctx.fn).source },
+      error: e,
+      args: this.#encoder.encodeEach(args),
+      at: new Date().toISOString(),
+    };
+    if (patchId !== undefined) report.patchId = patchId;
+    if (this.#o.redactHook) {
+      try {
+        const out = this.#o.redactHook({ kind: 'failure', report });
+        if (!out) return null;
+        report = out as FailureReport;
+      } catch (err) {
+        this.#error(new SdkError('DELIVERY_FAILED', 'redact hook threw; report dropped', { cause: err }));
+        return null;
+      }
+    }
+    this.#emit('failure', { blockId: ctx.id, requestId: report.requestId, error, ...(patchId !== undefined ? { patchId } : {}) });
+    if (!withAck) {
+      this.#failures.push({ report });
+      return null;
+    }
+    const acked = new Promise<FailureAck | null>((resolve) => this.#failures.push({ report, ack: resolve }));
+    void this.#failures.flush();
+    return acked;
+  }
+
+  async #waitForFix(ctx: CallContext, state: unknown[], error: unknown, ack: Promise<FailureAck | null>, deadline: number): Promise<unknown> {
+    try {
+      const a = await beforeDeadline(ack, deadline);
+      if (!a) throw error;
+      const hash = this.#hashes.of(ctx.fn).hash;
+      let patch: ManifestPatch | null = null;
+      while (!patch && Date.now() < deadline - 5) {
+        const left = deadline - Date.now();
+        const started = Date.now();
+        let res;
+        try {
+          res = await this.#http.request('GET', `/v1/failures/${encodeURIComponent(a.fingerprint)}/patch?wait=${Math.round(left)}`, {
+            timeoutMs: left + 50,
+          });
+        } catch {
+          break; // timeout or network: the deadline is (nearly) up or the daemon is gone
+        }
+        if (res.status === 200) {
+          patch = parsePatch(res.body);
+          if (!patch) throw new SdkError('MANIFEST_INVALID', 'daemon sent a patch that is not valid');
+        } else if (!NOT_YET.has(res.status)) {
+          break;
+        } else if (Date.now() - started < 50) {
+          await sleep(Math.min(250, deadline - Date.now())); // a daemon that answers at once: don't spin
+        }
+      }
+      if (!patch) throw error;
+      if (patch.app !== this.#o.app || patch.blockId !== ctx.id || patch.sourceHash !== hash || !RUNNABLE.has(patch.status)) throw error;
+      if (!this.#verify(patch)) throw error;
+      const executor = this.#executor as PatchExecutor;
+      const target = [ctx.self, ...ctx.args];
+      const input = ctx.self === undefined ? [undefined, ...state] : state;
+      const run = ctx.fn instanceof AsyncFunction ? await executor.runAsync(patch, target, input) : executor.runSync(patch, target, input);
+      if (!run.ok) {
+        this.#count(patch.id, 'threw');
+        this.#report(ctx, state, run.error, patch.id);
+        throw error;
+      }
+      this.#count(patch.id, 'passed');
+      this.#emit('patched', { blockId: ctx.id, patchId: patch.id, version: patch.version, via: 'wait' });
+      return run.value;
+    } catch (err) {
+      if (err !== error) this.#error(err instanceof SdkError ? err : new SdkError('PATCH_FAILED', 'waiting for a fix failed', { cause: err }));
+      throw error;
+    }
+  }
+
+  async #sendFailures(items: PendingFailure[]): Promise<PendingFailure[]> {
+    const retry: PendingFailure[] = [];
+    for (let i = 0; i < items.length; i += FAILURE_SEND_CONCURRENCY) {
+      await Promise.all(
+        items.slice(i, i + FAILURE_SEND_CONCURRENCY).map(async (item) => {
+          let res;
+          try {
+            res = await this.#http.request('POST', '/v1/failures', { body: item.report });
+          } catch (err) {
+            retry.push(item);
+            this.#error(new SdkError('DELIVERY_FAILED', `failure report not delivered: ${(err as Error).message}`, { cause: err }));
+            return;
+          }
+          if (res.status >= 200 && res.status < 300) {
+            const b = res.body as Partial<FailureAck> | undefined;
+            item.ack?.(b && typeof b.fingerprint === 'string' ? { fingerprint: b.fingerprint, jobId: String(b.jobId ?? '') } : null);
+          } else if (isRetryableStatus(res.status)) {
+            retry.push(item);
+            this.#error(new SdkError('DELIVERY_FAILED', `failure report not delivered: HTTP ${res.status}`));
+          } else {
+            item.ack?.(null);
+            this.#error(new SdkError('DELIVERY_REJECTED', `daemon refused a failure report: HTTP ${res.status}`));
+          }
+        }),
+      );
+    }
+    return retry;
+  }
+
+  async #sendCalls(items: PendingCall[]): Promise<PendingCall[]> {
+    const blocks = new Map<string, RecordedCasesBatch['blocks'][number]>();
+    for (const it of items) {
+      let call: RecordedCall = {
+        args: this.#encoder.encodeEach(it.entry),
+        result: this.#encoder.encode(it.result),
+        argsAfter: this.#encoder.encodeEach(it.after),
+        at: it.at,
+      };
+      if (this.#o.redactHook) {
+        try {
+          const out = this.#o.redactHook({ kind: 'recorded', blockId: it.blockId, call });
+          if (!out) continue;
+          call = out as RecordedCall;
+        } catch (err) {
+          this.#error(new SdkError('DELIVERY_FAILED', 'redact hook threw; recorded call dropped', { cause: err }));
+          continue;
+        }
+      }
+      const key = `${it.blockId}\0${it.source}`;
+      let b = blocks.get(key);
+      if (!b) blocks.set(key, (b = { id: it.blockId, description: it.description, source: it.source, calls: [] }));
+      b.calls.push(call);
+    }
+    if (blocks.size === 0) return [];
+    const batch: RecordedCasesBatch = { requestId: randomUUID(), app: this.#o.app, instanceId: this.#o.instanceId, blocks: [...blocks.values()] };
+    let res;
+    try {
+      res = await this.#http.request('POST', '/v1/cases', { body: batch });
+    } catch (err) {
+      this.#error(new SdkError('DELIVERY_FAILED', `recorded calls not delivered: ${(err as Error).message}`, { cause: err }));
+      return items;
+    }
+    if (res.status >= 200 && res.status < 300) return [];
+    if (isRetryableStatus(res.status)) {
+      this.#error(new SdkError('DELIVERY_FAILED', `recorded calls not delivered: HTTP ${res.status}`));
+      return items;
+    }
+    this.#error(new SdkError('DELIVERY_REJECTED', `daemon refused recorded calls: HTTP ${res.status}`));
+    return [];
+  }
+
+  // ---- outcomes ----
+
+  #count(patchId: string, what: 'passed' | 'threw'): void {
+    let c = this.#outcomes.get(patchId);
+    if (!c) this.#outcomes.set(patchId, (c = { passed: 0, threw: 0 }));
+    c[what]++;
+    if (!this.#outcomeTimer && !this.#closed) {
+      this.#outcomeTimer = setTimeout(() => {
+        this.#outcomeTimer = null;
+        void this.#sendOutcomes();
+      }, this.#o.flushInterval);
+      this.#outcomeTimer.unref();
+    }
+  }
+
+  async #sendOutcomes(): Promise<void> {
+    if (this.#outcomes.size === 0) return;
+    const taken = this.#outcomes;
+    this.#outcomes = new Map();
+    const report: OutcomeReport = {
+      requestId: randomUUID(),
+      app: this.#o.app,
+      instanceId: this.#o.instanceId,
+      outcomes: [...taken].map(([patchId, c]) => ({ patchId, passed: c.passed, threw: c.threw })),
+    };
+    let ok = false;
+    try {
+      const res = await this.#http.request('POST', '/v1/outcomes', { body: report });
+      ok = (res.status >= 200 && res.status < 300) || !isRetryableStatus(res.status);
+      if (!ok) this.#error(new SdkError('DELIVERY_FAILED', `outcome counts not delivered: HTTP ${res.status}`));
+    } catch (err) {
+      this.#error(new SdkError('DELIVERY_FAILED', `outcome counts not delivered: ${(err as Error).message}`, { cause: err }));
+    }
+    if (!ok) {
+      // Put the counts back (after Unleash's metrics buckets) so the next send carries them.
+      for (const [id, c] of taken) {
+        const now = this.#outcomes.get(id) ?? { passed: 0, threw: 0 };
+        this.#outcomes.set(id, { passed: now.passed + c.passed, threw: now.threw + c.threw });
+      }
+      if (!this.#closed && !this.#outcomeTimer) {
+        this.#outcomeTimer = setTimeout(() => {
+          this.#outcomeTimer = null;
+          void this.#sendOutcomes();
+        }, Math.min(this.#o.maxBackoff, this.#o.flushInterval * 4));
+        this.#outcomeTimer.unref();
+      }
+    }
+  }
+
+  // ---- manifest ----
+
+  #verify(patch: ManifestPatch): boolean {
+    const key = `${patch.id}\0${patch.version}\0${patch.signature}\0${patch.sourceHash}\0${patch.source.length}`;
+    let ok = this.#verified.get(key);
+    if (ok === undefined) {
+      ok = this.#o.publicKey !== undefined && verifyPatchSignature(patch, this.#o.publicKey);
+      this.#verified.set(key, ok);
+      if (!ok && this.#o.publicKey !== undefined) {
+        this.#error(new SdkError('PATCH_SIGNATURE_INVALID', `patch ${patch.id} (block ${patch.blockId}) does not verify with the configured public key; refused`, { patchId: patch.id }));
+      }
+    }
+    return ok;
+  }
+
+  #applyManifest(m: Manifest): void {
+    if (!this.#o.publicKey) {
+      if (m.patches.length > 0 && !this.#warnedNoKey) {
+        this.#warnedNoKey = true;
+        this.#error(new SdkError('PATCH_SIGNATURE_INVALID', 'no publicKey configured: patches are never run'));
+      }
+      return;
+    }
+    if (!this.#executor) return;
+    // Per (block, source hash): the newest runnable, verified patch whose rollout includes this instance.
+    const candidates = m.patches
+      .filter((p) => p.app === this.#o.app && RUNNABLE.has(p.status))
+      .sort((a, b) => b.version - a.version);
+    const next = new Map<string, BlockPatches>();
+    const decided = new Set<string>();
+    for (const p of candidates) {
+      const key = `${p.blockId}\0${p.sourceHash}`;
+      if (decided.has(key)) continue;
+      if (!inRolloutShare(this.#o.instanceId, p.id, p.rollout)) continue;
+      if (!this.#verify(p)) continue;
+      decided.add(key);
+      let b = next.get(p.blockId);
+      if (!b) next.set(p.blockId, (b = { byHash: new Map(), lastFn: null, lastPatch: undefined }));
+      b.byHash.set(p.sourceHash, p);
+    }
+    const keep = new Set<string>();
+    for (const b of next.values()) for (const p of b.byHash.values()) keep.add(p.id);
+    this.#executor.release(keep);
+    this.#patches = next;
+  }
+
+  // ---- events ----
+
+  #emit<E extends keyof RepairClientEvents>(event: E, ...args: RepairClientEvents[E]): void {
+    if (this.#constructing) {
+      process.nextTick(() => this.#emit(event, ...args));
+      return;
+    }
+    if (event === 'error' && this.#events.listenerCount('error') === 0) return; // never an unhandled 'error' throw
+    try {
+      (this.#events.emit as (e: string, ...a: unknown[]) => boolean).call(this.#events, event, ...args);
+    } catch {
+      // A listener threw; it must not reach the block's caller.
+    }
+  }
+
+  #error(err: SdkError): void {
+    this.#emit('error', err);
+  }
+}
+
+function describeError(error: unknown): { name: string; message: string; stack?: string } {
+  try {
+    if (error instanceof Error) {
+      return { name: String(error.name), message: String(error.message), ...(typeof error.stack === 'string' ? { stack: error.stack } : {}) };
+    }
+    return { name: typeof error, message: String(error) };
+  } catch {
+    return { name: 'Error', message: '<unreadable error>' };
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)).unref());
+}
+
+async function beforeDeadline<T>(p: Promise<T | null>, deadline: number): Promise<T | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), Math.max(0, deadline - Date.now()));
+  });
+  try {
+    return await Promise.race([p, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Creates a client: validates options (throws RepairConfigError for bad ones), loads the backup manifest, starts syncing. */
+export function createRepairClient(options: RepairClientOptions): RepairClient {
+  return new RepairClient(options);
+}
