@@ -82,7 +82,6 @@ export async function createDaemon(config: SutureConfig, options: { logger?: Log
 
   const app = Fastify({
     loggerInstance: log,
-    disableRequestLogging: true,
     bodyLimit: config.maxBodyBytes,
     // Clients may hold SSE streams and long polls; the request timeout must not cut those.
     requestTimeout: 0,
