@@ -1,5 +1,6 @@
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
+import { Ajv } from 'ajv';
 import { Redis } from 'ioredis';
 import { pino, type Logger } from 'pino';
 import type { SutureConfig } from '../config/config-settings.ts';
@@ -85,9 +86,8 @@ export async function createDaemon(config: SutureConfig, options: { logger?: Log
     bodyLimit: config.maxBodyBytes,
     // Clients may hold SSE streams and long polls; the request timeout must not cut those.
     requestTimeout: 0,
-    // Query strings are text: coercion lets "?wait=500" validate as an integer.
-    ajv: { customOptions: { allErrors: false, removeAdditional: false, coerceTypes: 'array' } },
   }) as unknown as FastifyInstance;
+  app.setValidatorCompiler(validatorCompiler());
   await app.register(swagger, {
     openapi: {
       info: { title: 'suture daemon', version: '0.1.0', description: 'Failure ingest, signed patch registry, rollout and approvals' },
@@ -139,4 +139,22 @@ export async function createDaemon(config: SutureConfig, options: { logger?: Log
     },
   };
   return daemon;
+}
+
+/**
+ * Bodies are validated as sent (no type coercion: `"args": "x"` is an error, not `["x"]`); query
+ * strings and path parameters are text, so there "?wait=500" may validate as an integer.
+ */
+function validatorCompiler() {
+  const options = { allErrors: false, useDefaults: true, removeAdditional: false, strict: false } as const;
+  const exact = new Ajv({ ...options, coerceTypes: false });
+  const coercing = new Ajv({ ...options, coerceTypes: true });
+  const cache = new WeakMap<object, ReturnType<Ajv['compile']>>();
+  return ({ schema, httpPart }: { schema: object; httpPart?: string }) => {
+    const ajv = httpPart === 'querystring' || httpPart === 'params' ? coercing : exact;
+    if (httpPart === 'body' && cache.has(schema)) return cache.get(schema)!;
+    const fn = ajv.compile(schema);
+    if (httpPart === 'body') cache.set(schema, fn);
+    return fn;
+  };
 }
