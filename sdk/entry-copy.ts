@@ -16,9 +16,39 @@ const objectCreate = Object.create;
 const objectKeys = Object.keys;
 const isArray = Array.isArray;
 const isView = ArrayBuffer.isView;
+const ObjectProto = Object.prototype;
+
+/**
+ * Objects already copied. Arguments are usually a handful of objects, where a linear scan of two
+ * arrays beats allocating and hashing into a Map; past SMALL it switches to a Map.
+ */
+const SMALL = 24;
+class Seen {
+  keys: object[] = [];
+  vals: unknown[] = [];
+  map: Map<object, unknown> | null = null;
+  get(k: object): unknown {
+    if (this.map !== null) return this.map.get(k);
+    const keys = this.keys;
+    for (let i = 0; i < keys.length; i++) if (keys[i] === k) return this.vals[i];
+    return undefined;
+  }
+  set(k: object, v: unknown): void {
+    if (this.map !== null) {
+      this.map.set(k, v);
+      return;
+    }
+    this.keys.push(k);
+    this.vals.push(v);
+    if (this.keys.length > SMALL) {
+      this.map = new Map();
+      for (let i = 0; i < this.keys.length; i++) this.map.set(this.keys[i], this.vals[i]);
+    }
+  }
+}
 
 interface CopyState {
-  seen: Map<object, unknown>;
+  seen: Seen;
   count: number;
 }
 
@@ -27,6 +57,19 @@ function copyValue(v: unknown, depth: number, st: CopyState): unknown {
   const prior = st.seen.get(v);
   if (prior !== undefined) return prior;
   if (depth > MAX_DEPTH || ++st.count > MAX_OBJECTS) return v;
+  const proto = getProto(v);
+  if (proto === ObjectProto) {
+    // The common case first: a plain object, copied without the brand checks below.
+    const out: Record<string, unknown> = {};
+    st.seen.set(v, out);
+    const keys = objectKeys(v);
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i];
+      const child = (v as Record<string, unknown>)[k];
+      out[k] = child === null || typeof child !== 'object' ? child : readCopy(v as Record<string, unknown>, k, depth, st);
+    }
+    return out;
+  }
   if (isArray(v)) {
     const out: unknown[] = getProto(v) === Array.prototype ? new Array(v.length) : Object.setPrototypeOf(new Array(v.length), getProto(v));
     st.seen.set(v, out);
@@ -83,14 +126,21 @@ function remember<T>(st: CopyState, from: object, to: T): T {
   return to;
 }
 
-/** Deep copy of an argument list (shared references between arguments are kept). */
+/**
+ * Deep copy of an argument list (shared references between arguments are kept). Never throws:
+ * if anything in the graph refuses to be read (a hostile proxy), the arguments themselves are kept.
+ */
 export function copyArgs(args: readonly unknown[]): unknown[] {
   const out = new Array(args.length);
   let st: CopyState | undefined;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a === null || typeof a !== 'object') out[i] = a;
-    else out[i] = copyValue(a, 0, (st ??= { seen: new Map(), count: 0 }));
+  try {
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i];
+      if (a === null || typeof a !== 'object') out[i] = a;
+      else out[i] = copyValue(a, 0, (st ??= { seen: new Seen(), count: 0 }));
+    }
+  } catch {
+    return args.slice();
   }
   return out;
 }
