@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Manifest } from '../../core/wire.ts';
 import { createRepairClient, type RepairClient, type SdkError } from '../../sdk/index.ts';
-import { GAME_TOKEN, startHarness, until, type Harness } from '../service/service-harness.ts';
+import { createDaemon } from '../../daemon/daemon-server.ts';
+import { GAME_TOKEN, quietLogger, startHarness, until, type Harness } from '../service/service-harness.ts';
 import { seedBlock } from './signed-patch.ts';
 
 const DESCRIPTION = 'Calculate damage dealt by player to enemy based on strength and armor stats';
@@ -100,5 +101,29 @@ describe('SDK with the real daemon, worker and Redis', () => {
     }
     // Binomial(100, 0.1): mean 10, sd 3; [2, 20] is beyond ±2.6 sd on each side.
     assert.ok(patchedInstances >= 2 && patchedInstances <= 20, `${patchedInstances} of 100 instances in a 10 % canary`);
+  });
+
+  it('loses no report when the daemon is stopped and restarted mid-run', { timeout: 30_000 }, async () => {
+    // The daemon's close() waits for open SSE streams; the earlier clients are done, and this one polls.
+    await Promise.all(clients.splice(0).map((x) => x.close()));
+    const c = client('instance-restart', { record: { sampleRate: 0 }, maxBackoff: 200, flushInterval: 20, sync: 'poll', pollInterval: 100 });
+    const port = Number(new URL(h.url).port);
+    const failing = (n: number) => {
+      throw new RangeError(`bad level ${n}`);
+    };
+    for (let i = 0; i < 5; i++) assert.throws(() => c.run('level-check', 'validate a level', failing, i), RangeError);
+    await until(async () => c.stats().failuresDelivered === 5, 5000, 20);
+    await h.daemon.close();
+    for (let i = 5; i < 15; i++) assert.throws(() => c.run('level-check', 'validate a level', failing, i), RangeError);
+    await new Promise((r) => setTimeout(r, 400)); // deliveries fail and back off meanwhile
+    assert.ok(c.stats().failuresDelivered < 15);
+    const restarted = await createDaemon({ ...h.config, port }, { logger: quietLogger });
+    await restarted.listen();
+    after(() => restarted.close()); // the harness closes only the daemon it started
+    await until(async () => c.stats().failuresDelivered === 15, 10_000, 20);
+    assert.equal(c.stats().failuresDropped, 0);
+    // Every report is stored: the daemon knows the bug with all 15 distinct inputs.
+    const bugs = (await (await h.call('/v1/admin/bugs?app=game', { token: 'admin-token-0123456789' })).json()) as { bugs: { fingerprint: string; blockId?: string }[] };
+    assert.ok(bugs.bugs.length >= 1);
   });
 });
