@@ -57,7 +57,9 @@ export function adminRoutes(app: FastifyInstance, ctx: DaemonContext): void {
     const bug = await store.getBug(fingerprint);
     if (!bug) throw new HttpError(404, 'SUTURE_UNKNOWN_BUG', `no bug with fingerprint ${fingerprint}`);
     const jobId = bug.round <= 1 ? fingerprint : `${fingerprint}-r${bug.round}`;
-    return { bug, cases: await store.bugCases(fingerprint), job: await describeJob(jobId, false), report: await store.getReport(fingerprint, bug.round) };
+    // The recorded calls of the bug's block are its other half of the cases (export writes them as a regression test).
+    const recorded = await store.recordedCalls(bug.app, bug.blockId, bug.sourceHash);
+    return { bug, cases: await store.bugCases(fingerprint), recorded, job: await describeJob(jobId, false), report: await store.getReport(fingerprint, bug.round) };
   });
 
   app.post('/v1/admin/bugs/:fingerprint/requeue', { schema: { tags, summary: 'Open a new repair round for a bug', params: idParamsSchema('fingerprint', fingerprintSchema), body: { anyOf: [adminDecisionSchema, { type: 'null' }] } } }, async (request, reply) => {
