@@ -217,6 +217,25 @@ function createSnapshotCodec(options) {
   function brandCheck(getter, v) {
     try { apply(getter, v, []); return true; } catch { return false; }
   }
+  // Prototypes of the built-ins recognised by a (throwing) brand check. A failed brand check
+  // costs microseconds (an exception per check, several checks per object), so objects whose
+  // prototype chain reaches this realm's Object.prototype without passing any of these skip the
+  // checks. Trade-off: a Map, Date, etc. whose prototype was swapped for a plain one with
+  // Object.setPrototypeOf encodes as the plain object it now pretends to be.
+  const SLOTTED_PROTOS = [
+    SafeDate.prototype, SafeRegExp.prototype, SafeMap.prototype, SafeSet.prototype, TypedArrayProto,
+    SafeArrayBuffer.prototype, SafeDataView.prototype,
+  ];
+  function mayHaveBuiltinSlots(v) {
+    let p = getProto(v);
+    for (let hops = 0; hops < 32; hops++) {
+      if (p === ObjectProto) return false;
+      if (p === null) return true; // a null-prototype or foreign-realm chain: check properly
+      for (let i = 0; i < SLOTTED_PROTOS.length; i++) if (p === SLOTTED_PROTOS[i]) return true;
+      p = getProto(p);
+    }
+    return true;
+  }
   function ownData(obj, key) {
     const d = gOPD(obj, key);
     return d && hasOwn(d, 'value') ? d.value : undefined;
@@ -442,6 +461,14 @@ function createSnapshotCodec(options) {
     }
 
     function encBuiltin(v, depth, remember) {
+      if (mayHaveBuiltinSlots(v)) {
+        const n = encSlotted(v, depth, remember);
+        if (n !== undefined) return n;
+      }
+      return encError(v, depth, remember);
+    }
+
+    function encSlotted(v, depth, remember) {
       // Brand checks through captured getters: immune to Symbol.toStringTag spoofing and realms.
       if (brandCheck(DateGetTime, v)) {
         const n = remember(tag('date'));
@@ -533,6 +560,10 @@ function createSnapshotCodec(options) {
         if (len > count) def(n, 'truncated', len - count);
         return n;
       }
+      return undefined;
+    }
+
+    function encError(v, depth, remember) {
       if (isError ? isError(v) : apply(objectToString, v, []) === '[object Error]') {
         const n = remember(tag('error'));
         let name = 'Error';
