@@ -3,7 +3,12 @@ import { benchCommand } from './bench-command.ts';
 import { daemonCommand } from './daemon-command.ts';
 import { workerCommand } from './worker-command.ts';
 import { importCommand } from './import-command.ts';
-import { demoCommand, repairCommand } from './repair-command.ts';
+import { repairCommand } from './repair-command.ts';
+import { demoCommand } from './demo-command.ts';
+import { statusCommand } from './status-command.ts';
+import { decisionCommands, patchesCommand } from './patch-commands.ts';
+import { keysCommand } from './keys-command.ts';
+import { exportCommand } from './export-command.ts';
 
 const program = new Command('suture')
   .description('Sandboxed fork-and-trial repair for JavaScript')
@@ -14,7 +19,12 @@ const program = new Command('suture')
   .addCommand(benchCommand())
   .addCommand(importCommand())
   .addCommand(daemonCommand())
-  .addCommand(workerCommand());
+  .addCommand(workerCommand())
+  .addCommand(statusCommand())
+  .addCommand(patchesCommand())
+  .addCommand(keysCommand())
+  .addCommand(exportCommand());
+for (const c of decisionCommands()) program.addCommand(c);
 
 try {
   await program.parseAsync(process.argv);

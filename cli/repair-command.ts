@@ -1,12 +1,9 @@
-import { fileURLToPath } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
 import { loadSuite } from '../bench/suite/suite-loader.ts';
 import { SandboxPool } from '../worker/sandbox/sandbox-pool.ts';
 import { repairBlock } from '../worker/engine/repair-engine.ts';
 import type { CandidateReport, EngineEvent } from '../worker/engine/repair-report.ts';
 import { LlmGenerator } from '../worker/generators/llm/llm-generator.ts';
-
-const SEED_SUITE = fileURLToPath(new URL('../bench/suites/runtime-failures', import.meta.url));
 
 export function repairCommand(): Command {
   return new Command('repair')
@@ -17,17 +14,6 @@ export function repairCommand(): Command {
     .option('--verbose', 'print every candidate tried, not only the first ones and the plausible ones', false)
     .action(async (opts) => {
       await narrateRepair(opts.suite, opts.bug, opts.budget, Boolean(opts.verbose));
-    });
-}
-
-export function demoCommand(): Command {
-  return new Command('demo')
-    .description('Repair the seed bug (damage calculation, enemy without stats) with the offline engine and show it')
-    .option('--budget <seconds>', 'search budget, seconds', (v) => positive(v), 30)
-    .action(async (opts) => {
-      process.stdout.write('suture demo: a game calls applyAttack(player, enemy); an enemy from an old template has no `stats`.\n');
-      process.stdout.write('The engine gets the failing call and the calls recorded while it worked, and searches for a fix.\n\n');
-      await narrateRepair(SEED_SUITE, 'damage-missing-stats', opts.budget, false);
     });
 }
 

@@ -1,0 +1,8 @@
+import { createHash, createPublicKey } from 'node:crypto';
+
+/** Short, stable name of a public key: SHA-256 of its DER (SPKI) encoding, first 16 hex digits in pairs. */
+export function publicKeyFingerprint(pem: string): string {
+  const der = createPublicKey(pem).export({ type: 'spki', format: 'der' });
+  const hex = createHash('sha256').update(der).digest('hex').slice(0, 16);
+  return `SHA256:${hex.match(/../g)!.join(':')}`;
+}

@@ -1,0 +1,81 @@
+import type { Command } from 'commander';
+import type { BugRecord, PatchRecord } from '../daemon/store/service-store.ts';
+import type { AdminClient } from './admin-client.ts';
+import { adminCommand, age, runAdmin, table } from './admin-command.ts';
+
+interface JobRow {
+  id: string;
+  state: string;
+  data?: { fingerprint?: string; app?: string; round?: number };
+  progress?: { phase?: string; tried?: number; plausible?: number; best?: { generator: string; description: string; score?: number } } | number;
+  attemptsMade?: number;
+  failedReason?: string;
+}
+
+export interface ServiceStatus {
+  apps: string[];
+  bugs: BugRecord[];
+  jobs: { counts: Record<string, number>; jobs: JobRow[] };
+  patches: PatchRecord[];
+}
+
+/** Bugs, jobs and patches of every app (or of one), read from the admin API. */
+export async function readStatus(client: AdminClient, app?: string): Promise<ServiceStatus> {
+  const apps = app ? [app] : (await client.get<{ apps: string[] }>('/v1/admin/apps')).apps;
+  const perApp = await Promise.all(apps.map(async (a) => {
+    const q = encodeURIComponent(a);
+    const [bugs, patches] = await Promise.all([
+      client.get<{ bugs: BugRecord[] }>(`/v1/admin/bugs?app=${q}`),
+      client.get<{ patches: PatchRecord[] }>(`/v1/admin/patches?app=${q}`),
+    ]);
+    return { bugs: bugs.bugs, patches: patches.patches };
+  }));
+  const jobs = await client.get<ServiceStatus['jobs']>('/v1/admin/jobs?limit=50');
+  if (app) jobs.jobs = jobs.jobs.filter((j) => j.data?.app === app);
+  return { apps, bugs: perApp.flatMap((p) => p.bugs), jobs, patches: perApp.flatMap((p) => p.patches).sort((a, b) => b.createdAt - a.createdAt) };
+}
+
+export function bugsTable(bugs: BugRecord[]): string {
+  if (!bugs.length) return '(no bugs)';
+  return table(
+    ['FINGERPRINT', 'APP', 'BLOCK', 'STATUS', 'SEEN', 'LAST', 'PATCH', 'ERROR'],
+    bugs.map((b) => [b.fingerprint.slice(0, 16), b.app, b.blockId, b.status, b.count, age(b.lastSeen), b.patchId ?? '', `${b.errorName}: ${b.firstMessage}`]),
+  );
+}
+
+export function jobsTable(jobs: JobRow[]): string {
+  if (!jobs.length) return '(no jobs)';
+  return table(
+    ['JOB', 'APP', 'ROUND', 'STATE', 'PHASE', 'TRIED', 'PLAUSIBLE', 'BEST'],
+    jobs.map((j) => {
+      const p = typeof j.progress === 'object' && j.progress ? j.progress : {};
+      return [j.id.slice(0, 20), j.data?.app, j.data?.round, j.state, p.phase, p.tried, p.plausible, p.best ? `${p.best.generator} ${p.best.description}` : j.failedReason ?? ''];
+    }),
+  );
+}
+
+export function patchesTable(patches: PatchRecord[]): string {
+  if (!patches.length) return '(no patches)';
+  return table(
+    ['PATCH', 'APP', 'BLOCK', 'V', 'STATUS', 'ROLLOUT', 'PASSED', 'THREW', 'CREATED', 'FIX'],
+    patches.map((p) => [p.id, p.app, p.blockId, p.version, p.status, `${Math.round(p.rollout * 100)}%`, p.passed, p.threw, age(p.createdAt), `${p.score.generator}: ${p.score.description}`]),
+  );
+}
+
+export function statusCommand(): Command {
+  return adminCommand('status', 'Show bugs, repair jobs and patches of every app (or --app) in tables')
+    .option('--app <app>', 'only this app')
+    .option('--json', 'print JSON ({apps, bugs, jobs, patches}) instead of tables')
+    .action(async (opts) => {
+      await runAdmin('status', opts, async (client) => {
+        const s = await readStatus(client, opts.app);
+        if (opts.json) {
+          process.stdout.write(`${JSON.stringify(s, null, 2)}\n`);
+          return;
+        }
+        const counts = Object.entries(s.jobs.counts).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`).join(', ') || 'none';
+        process.stdout.write(`daemon ${client.url} · apps: ${s.apps.join(', ') || '(none yet)'}\n\n`);
+        process.stdout.write(`BUGS\n${bugsTable(s.bugs)}\n\nJOBS (${counts})\n${jobsTable(s.jobs.jobs)}\n\nPATCHES\n${patchesTable(s.patches)}\n`);
+      });
+    });
+}
