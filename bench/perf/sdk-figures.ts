@@ -1,0 +1,138 @@
+/**
+ * SDK figures: run() on the success path (no patch; recording off, then at 1 %) against a direct
+ * call of the same block, and a patched call in isolate mode against a direct call of the patched
+ * source inside a pre-made isolated-vm context. Best of several rounds, ns per call.
+ */
+import { generateKeyPairSync, sign } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import ivm from 'isolated-vm';
+import { canonicalPatchPayload } from '../../core/patch-signature.ts';
+import type { ManifestPatch } from '../../core/wire.ts';
+import { createRepairClient } from '../../sdk/index.ts';
+import { sourceHash } from '../../sdk/source-hash.ts';
+import { atMost, row, type PerfRow } from './perf-row.ts';
+
+const ROUNDS = 5;
+
+/** The design's seed block: small, mutates an argument, returns a number. */
+const block = (player: { stats: { strength: number } }, enemy: { health: number; stats?: { armor: number } }) => {
+  const attack = player.stats.strength * 2;
+  const armor = (enemy.stats as { armor: number }).armor;
+  const finalDamage = Math.max(1, attack - armor);
+  enemy.health -= finalDamage;
+  return finalDamage;
+};
+const fixSource = `(player, enemy) => {
+  const attack = player.stats.strength * 2;
+  const armor = enemy.stats?.armor ?? 0;
+  const finalDamage = Math.max(1, attack - armor);
+  enemy.health -= finalDamage;
+  return finalDamage;
+}`;
+
+let sink = 0;
+
+async function best(calls: number, f: (n: number) => void, after?: () => Promise<void>): Promise<number> {
+  f(Math.min(calls, 100_000));
+  await after?.();
+  let ns = Infinity;
+  for (let r = 0; r < ROUNDS; r++) {
+    const t0 = process.hrtime.bigint();
+    f(calls);
+    await after?.();
+    ns = Math.min(ns, Number(process.hrtime.bigint() - t0) / calls);
+  }
+  return ns;
+}
+
+export async function sdkFigures(log: (s: string) => void): Promise<PerfRow[]> {
+  const player = { name: 'hero', stats: { strength: 10 } };
+  const enemy = { name: 'orc', health: 1e12, stats: { armor: 4 } };
+  const sinkServer = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(202, { 'content-type': 'application/json' }).end('{}'));
+  });
+  await new Promise<void>((r) => sinkServer.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(sinkServer.address() as AddressInfo).port}`;
+  const rows: PerfRow[] = [];
+  try {
+    const direct = await best(2_000_000, (n) => {
+      for (let i = 0; i < n; i++) sink += block(player, enemy);
+    });
+
+    // Default options (snapshot: 'entry'); recording off.
+    const plain = createRepairClient({ url, app: 'bench', sync: 'off', record: { sampleRate: 0 } });
+    const overhead = await best(1_000_000, (n) => {
+      for (let i = 0; i < n; i++) sink += plain.run('dmg', 'damage', block, player, enemy) as number;
+    });
+    await plain.close();
+    rows.push(row('sdk_overhead', overhead, direct, 'ns/call', '≤ 1.2×', atMost(1.2)));
+    log(`sdk_overhead ${overhead.toFixed(1)} ns vs direct ${direct.toFixed(1)} ns`);
+
+    const recording = createRepairClient({ url, app: 'bench', sync: 'off', record: { sampleRate: 0.01, maxQueued: 1_000_000 }, flushInterval: 60_000 });
+    const recorded = await best(200_000, (n) => {
+      for (let i = 0; i < n; i++) sink += recording.run('dmg', 'damage', block, player, enemy) as number;
+    }, () => recording.flush());
+    await recording.close();
+    rows.push(row('sdk_recording', recorded, direct, 'ns/call', '≤ 1.5×', atMost(1.5), 'includes encoding and sending the sampled calls (flush per round)'));
+    log(`sdk_recording ${recorded.toFixed(1)} ns`);
+
+    rows.push(await patchedFigure(url, log));
+  } finally {
+    sinkServer.close();
+  }
+  if (sink === 42) log('');
+  return rows;
+}
+
+async function patchedFigure(url: string, log: (s: string) => void): Promise<PerfRow> {
+  const unarmored = (): { name: string; health: number; stats?: { armor: number } } => ({ name: 'ghost', health: 1e12 });
+  const player = { name: 'hero', stats: { strength: 10 } };
+
+  // Baseline: the patched source already compiled in a context; JSON in, JSON out.
+  const isolate = new ivm.Isolate({ memoryLimit: 64 });
+  const context = isolate.createContextSync();
+  isolate.compileScriptSync(`const __fix = (${fixSource}\n); globalThis.__call = (json) => { const a = JSON.parse(json); const r = __fix(...a); return JSON.stringify([r, ...a]); };`).runSync(context);
+  const call = context.global.getSync('__call', { reference: true }) as ivm.Reference<(json: string) => string>;
+  const enemyA = unarmored();
+  const direct = await best(5_000, (n) => {
+    for (let i = 0; i < n; i++) {
+      const out = JSON.parse(call.applySync(undefined, [JSON.stringify([player, enemyA])], { result: { copy: true } }) as string) as unknown[];
+      sink += out[0] as number;
+    }
+  });
+  call.release();
+  context.release();
+  isolate.dispose();
+
+  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+  const fields = { id: 'perf-patch', app: 'bench', blockId: 'dmg', sourceHash: sourceHash(block.toString()), version: 1, source: fixSource, fingerprint: 'fp-perf' };
+  const patch: ManifestPatch = {
+    ...fields,
+    status: 'active',
+    rollout: 1,
+    signature: sign(null, canonicalPatchPayload(fields), privateKey).toString('base64'),
+    score: { generator: 'perf', description: 'optional armour', passed: 1, total: 1, editSize: 1 },
+  };
+  const dir = mkdtempSync(join(tmpdir(), 'suture-perf-'));
+  const backupFile = join(dir, 'manifest.json');
+  writeFileSync(backupFile, JSON.stringify({ app: 'bench', revision: 1, patches: [patch] }));
+  const client = createRepairClient({ url, app: 'bench', sync: 'off', backupFile, publicKey: publicKey.export({ type: 'spki', format: 'pem' }).toString(), record: { sampleRate: 0 } });
+  const enemyB = unarmored();
+  let errors = 0;
+  client.on('error', () => errors++);
+  sink += client.run('dmg', 'damage', block, player, enemyB) as number;
+  const before = enemyB.health;
+  const patched = await best(3_000, (n) => {
+    for (let i = 0; i < n; i++) sink += client.run('dmg', 'damage', block, player, enemyB) as number;
+  });
+  if (enemyB.health >= before || errors > 0) throw new Error(`patched calls did not run the patch (errors: ${errors})`);
+  await client.close();
+  rmSync(dir, { recursive: true, force: true });
+  log(`sdk_patched ${(patched / 1000).toFixed(1)} µs vs in-context call ${(direct / 1000).toFixed(1)} µs`);
+  return row('sdk_patched', patched / 1000, direct / 1000, 'µs/call', '≤ 1.5×', atMost(1.5));
+}
