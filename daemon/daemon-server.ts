@@ -5,6 +5,7 @@ import { Redis } from 'ioredis';
 import { pino, type Logger } from 'pino';
 import type { SutureConfig } from '../config/config-settings.ts';
 import type { DaemonContext } from './daemon-context.ts';
+import { dashboardRoutes } from './dashboard/dashboard-routes.ts';
 import { EventBus } from './event-bus.ts';
 import { HttpError } from './http-errors.ts';
 import { createRepairQueue } from './repair-queue.ts';
@@ -120,6 +121,7 @@ export async function createDaemon(config: SutureConfig, options: { logger?: Log
   registryRoutes(app, context);
   adminRoutes(app, context);
   opsRoutes(app, context);
+  dashboardRoutes(app, context);
 
   const daemon: Daemon = {
     app,

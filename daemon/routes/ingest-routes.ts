@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { FailureReport, OutcomeReport, RecordedCasesBatch } from '../../core/wire.ts';
 import type { DaemonContext } from '../daemon-context.ts';
+import { ActivitySeries } from '../dashboard/activity-series.ts';
 import { failureFingerprint, sha256 } from '../failure-fingerprint.ts';
 import { failureAckSchema, failureReportSchema, outcomeReportSchema, recordedCasesSchema } from '../http-schemas.ts';
 import { checkSnapshot } from '../snapshot-limits.ts';
@@ -9,6 +10,11 @@ import { checkSnapshot } from '../snapshot-limits.ts';
 export function ingestRoutes(app: FastifyInstance, ctx: DaemonContext): void {
   const { config, store, auth, metrics, scheduler } = ctx;
   const limits = { maxBytes: config.maxSnapshotBytes, maxDepth: config.maxSnapshotDepth };
+  // The dashboard's chart: written in the background, and a counter that cannot be written must
+  // not fail or slow the report.
+  const activity = new ActivitySeries(ctx.redis, config.prefix);
+  const countActivity = (a: string, counts: { failures?: number; passed?: number; threw?: number }) =>
+    activity.record(a, counts).catch((error: Error) => ctx.log.debug({ err: error.message }, 'activity counter not written'));
 
   app.post('/v1/failures', {
     schema: { tags: ['ingest'], summary: 'Report one failing call of a block', body: failureReportSchema, response: { 202: failureAckSchema } },
@@ -56,6 +62,7 @@ export function ingestRoutes(app: FastifyInstance, ctx: DaemonContext): void {
       jobId = await scheduler.schedule(fingerprint, body.app, stored.round);
     }
     metrics.failures.inc({ app: body.app, result: stored.fresh ? 'stored' : 'duplicate' });
+    if (stored.fresh) void countActivity(body.app, { failures: 1 });
     return reply.code(202).send({ fingerprint, jobId, ...(stored.fresh ? {} : { duplicate: true }) });
   });
 
@@ -113,6 +120,7 @@ export function ingestRoutes(app: FastifyInstance, ctx: DaemonContext): void {
           steps: config.canarySteps, cleanCalls: config.canaryCleanCalls, threshold: config.rollbackThreshold, minCalls: config.rollbackMinCalls,
         });
         decisions.push({ patchId: patch.id, decision: r.decision, status: r.status, rollout: r.rollout });
+        void countActivity(body.app, { passed: o.passed, threw: o.threw });
         if (r.decision === 'promoted' || r.decision === 'rolled-back') {
           metrics.decisions.inc({ decision: r.decision });
           const total = patch.passed + patch.threw + o.passed + o.threw;
