@@ -16,7 +16,7 @@ import { atLeast, atMost, row, type PerfRow } from './perf-row.ts';
 function candidate(i: number): Block {
   return { source: `function add(a, b) {\n  return a + b + ${i} - ${i};\n}`, entry: 'add' };
 }
-const CASE: Case = { id: 'c1', kind: 'known-good', check: 'value', args: [2, 3], expect: 5 };
+const CASE: Case = { id: 'c1', kind: 'test', check: 'value', args: [2, 3], expect: 5 };
 
 async function timeFor(ms: number, step: () => Promise<void>): Promise<{ n: number; ms: number }> {
   const t0 = performance.now();
