@@ -3,7 +3,7 @@ export const EXIT = {
   ok: 0,
   /** The daemon refused or failed the operation (409 conflict, 404 unknown id, 5xx). */
   refused: 1,
-  /** Bad usage or configuration: a missing argument, a bad URL, a missing or wrong token. */
+  /** Bad usage or configuration: a missing or malformed argument (400), a bad URL, a missing or wrong token. */
   usage: 2,
   /** No daemon answered at the URL. */
   unreachable: 3,
@@ -36,7 +36,8 @@ export class AdminRequestError extends AdminError {
     code: string,
     message: string,
   ) {
-    super(message, code, status === 401 || status === 403 ? EXIT.usage : EXIT.refused);
+    // 400: the arguments were malformed (a bad patch id); 401/403: the token. Both are the caller's to fix.
+    super(message, code, status === 400 || status === 401 || status === 403 ? EXIT.usage : EXIT.refused);
     this.name = 'AdminRequestError';
   }
 }

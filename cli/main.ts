@@ -1,30 +1,35 @@
 import { Command, CommanderError } from 'commander';
-import { benchCommand } from './bench-command.ts';
-import { daemonCommand } from './daemon-command.ts';
-import { workerCommand } from './worker-command.ts';
-import { importCommand } from './import-command.ts';
-import { repairCommand } from './repair-command.ts';
-import { demoCommand } from './demo-command.ts';
-import { statusCommand } from './status-command.ts';
-import { decisionCommands, patchesCommand } from './patch-commands.ts';
-import { keysCommand } from './keys-command.ts';
-import { exportCommand } from './export-command.ts';
+
+type Loader = () => Promise<Command>;
+
+/**
+ * One line per command. A command's module is loaded only when that command runs (all of them for
+ * the top-level help), so `suture status` answers without loading the engine, daemon and sandbox.
+ */
+const COMMANDS: Record<string, Loader> = {
+  demo: async () => (await import('./demo-command.ts')).demoCommand(),
+  repair: async () => (await import('./repair-command.ts')).repairCommand(),
+  bench: async () => (await import('./bench-command.ts')).benchCommand(),
+  import: async () => (await import('./import-command.ts')).importCommand(),
+  daemon: async () => (await import('./daemon-command.ts')).daemonCommand(),
+  worker: async () => (await import('./worker-command.ts')).workerCommand(),
+  status: async () => (await import('./status-command.ts')).statusCommand(),
+  patches: async () => (await import('./patch-commands.ts')).patchesCommand(),
+  approve: async () => (await import('./patch-commands.ts')).decisionCommand('approve'),
+  reject: async () => (await import('./patch-commands.ts')).decisionCommand('reject'),
+  rollback: async () => (await import('./patch-commands.ts')).decisionCommand('rollback'),
+  keys: async () => (await import('./keys-command.ts')).keysCommand(),
+  export: async () => (await import('./export-command.ts')).exportCommand(),
+};
 
 const program = new Command('suture')
   .description('Sandboxed fork-and-trial repair for JavaScript')
   .version('0.1.0')
-  .showHelpAfterError()
-  .addCommand(demoCommand())
-  .addCommand(repairCommand())
-  .addCommand(benchCommand())
-  .addCommand(importCommand())
-  .addCommand(daemonCommand())
-  .addCommand(workerCommand())
-  .addCommand(statusCommand())
-  .addCommand(patchesCommand())
-  .addCommand(keysCommand())
-  .addCommand(exportCommand());
-for (const c of decisionCommands()) program.addCommand(c);
+  .showHelpAfterError();
+
+const wanted = process.argv[2];
+const chosen = wanted !== undefined && Object.hasOwn(COMMANDS, wanted) ? [COMMANDS[wanted]] : Object.values(COMMANDS);
+for (const command of await Promise.all(chosen.map((load) => load()))) program.addCommand(command);
 
 try {
   await program.parseAsync(process.argv);

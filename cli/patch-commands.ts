@@ -23,23 +23,20 @@ const DECISIONS = {
   rollback: 'Roll back a patch (active, canary or waiting): instances return to the original block',
 } as const;
 
-/** `approve`, `reject` and `rollback`: one POST each; a patch in the wrong state exits 1 (409). */
-export function decisionCommands(): Command[] {
-  return (Object.keys(DECISIONS) as (keyof typeof DECISIONS)[]).map((action) => {
-    const cmd = adminCommand(action, DECISIONS[action])
-      .argument('<patch>', 'patch id (see `suture patches`)')
-      .option('--reason <text>', 'reason, kept in the audit log');
-    if (action === 'rollback') cmd.option('--requeue', 'queue the bug for a new repair round afterwards');
-    return cmd.action(async (patchId: string, opts) => {
-      await runAdmin(action, opts, async (client) => {
-        const before = await client.get<PatchRecord>(`/v1/admin/patches/${encodeURIComponent(patchId)}`);
-        const body: Record<string, unknown> = {};
-        if (opts.reason) body.reason = opts.reason;
-        if (opts.requeue) body.requeue = true;
-        const r = await client.post<{ patch: PatchRecord; jobId?: string }>(`/v1/admin/patches/${encodeURIComponent(patchId)}/${action}`, body);
-        process.stdout.write(`patch ${patchId}: ${before.status} → ${r.patch.status} (rollout ${Math.round(r.patch.rollout * 100)}%)${r.jobId ? `; bug re-queued as job ${r.jobId}` : ''}\n`);
-      });
+/** `approve`, `reject` or `rollback`: one POST; a patch in the wrong state exits 1 (409). */
+export function decisionCommand(action: keyof typeof DECISIONS): Command {
+  const cmd = adminCommand(action, DECISIONS[action])
+    .argument('<patch>', 'patch id (see `suture patches`)')
+    .option('--reason <text>', 'reason, kept in the audit log');
+  if (action === 'rollback') cmd.option('--requeue', 'queue the bug for a new repair round afterwards');
+  return cmd.action(async (patchId: string, opts) => {
+    await runAdmin(action, opts, async (client) => {
+      const before = await client.get<PatchRecord>(`/v1/admin/patches/${encodeURIComponent(patchId)}`);
+      const body: Record<string, unknown> = {};
+      if (opts.reason) body.reason = opts.reason;
+      if (opts.requeue) body.requeue = true;
+      const r = await client.post<{ patch: PatchRecord; jobId?: string }>(`/v1/admin/patches/${encodeURIComponent(patchId)}/${action}`, body);
+      process.stdout.write(`patch ${patchId}: ${before.status} → ${r.patch.status} (rollout ${Math.round(r.patch.rollout * 100)}%)${r.jobId ? `; bug re-queued as job ${r.jobId}` : ''}\n`);
     });
   });
 }
-
