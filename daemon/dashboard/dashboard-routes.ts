@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { DaemonContext } from '../daemon-context.ts';
 import { appQuerySchema } from '../http-schemas.ts';
 import { ActivitySeries } from './activity-series.ts';
+import { patchExportRoute } from './patch-export-route.ts';
 
 /**
  * The page may load only its own script and style and talk only to its own origin: source, diffs
@@ -42,8 +43,8 @@ function secureHeaders(reply: FastifyReply): FastifyReply {
 
 /**
  * GET /dashboard (static page, no secret in it: the admin token is typed into the page and sent by
- * its fetches) and GET /v1/admin/activity, the time series of its chart (admin token, like every
- * /v1/admin route).
+ * its fetches), and the two admin routes only the page needs (admin token, like every /v1/admin
+ * route): GET /v1/admin/activity, the time series of its chart, and the patch export download.
  */
 export function dashboardRoutes(app: FastifyInstance, ctx: DaemonContext): void {
   const series = new ActivitySeries(ctx.redis, ctx.config.prefix);
@@ -68,4 +69,6 @@ export function dashboardRoutes(app: FastifyInstance, ctx: DaemonContext): void 
     const { app: appName, minutes = 15 } = request.query as { app: string; minutes?: number };
     return { app: appName, bucketMs: series.bucketMs, buckets: await series.read(appName, minutes) };
   });
+
+  patchExportRoute(app, ctx);
 }

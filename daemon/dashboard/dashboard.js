@@ -113,14 +113,6 @@ function time(ms) {
   return Number.isNaN(d.getTime()) ? '' : d.toLocaleTimeString([], { hour12: false });
 }
 
-function ago(ms) {
-  if (!ms) return '';
-  const s = Math.max(0, Math.round((Date.now() - ms) / 1000));
-  if (s < 60) return `${s}s ago`;
-  if (s < 3600) return `${Math.round(s / 60)}m ago`;
-  return `${Math.round(s / 3600)}h ago`;
-}
-
 const fixed = (x) => String(Math.round(Number(x) * 1000) / 1000);
 
 const percent = (x) => `${Math.round(Number(x) * 1000) / 10}%`;
@@ -293,10 +285,12 @@ function renderPatches(patches) {
       el('td', { className: 'small', title: score.description || '' }, short(score.description || '', 60)),
       el('td', { className: 'num' }, `${score.passed}/${score.total}`),
       el('td', { className: 'num' }, el('span', { className: 'ok-text' }, String(p.passed)), ' / ', el('span', { className: 'bad-text' }, String(p.threw))),
-      el('td', { className: 'small' }, ago(p.updatedAt)),
+      el('td', { className: 'small' }, time(p.updatedAt)),
       el('td', { className: 'actions' },
         Object.entries(can).filter(([, ok]) => ok).map(([action]) =>
-          el('button', { type: 'button', className: `act act-${action}`, dataset: { action, patch: p.id }, on: { click: () => decide(action, p.id) } }, action))),
+          el('button', { type: 'button', className: `act act-${action}`, dataset: { action, patch: p.id }, on: { click: () => decide(action, p.id) } }, action)),
+        ['diff', 'test'].map((file) =>
+          el('button', { type: 'button', className: 'act act-download', dataset: { download: file, patch: p.id }, title: file === 'diff' ? 'unified diff against the block, for source control' : 'regression test for node --test', on: { click: () => download(p.id, file) } }, `⇩ ${file}`))),
     );
   });
   replace($('patches'), table(['patch', 'block', 'status', 'rollout', 'generator', 'fix', 'cases', 'calls ✓/✗', 'updated', ''], rows, 'patches'));
@@ -325,6 +319,26 @@ async function decide(action, patchId) {
   void tick();
 }
 
+/** Fetches an export file with the token (a plain link could not send it) and saves it. */
+async function download(patchId, file) {
+  const banner = $('action-error');
+  banner.hidden = true;
+  try {
+    const res = await fetch(`/v1/admin/patches/${encodeURIComponent(patchId)}/export?file=${file}`, { headers: { authorization: `Bearer ${state.token}` }, cache: 'no-store', credentials: 'omit' });
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') || '');
+    const url = URL.createObjectURL(new Blob([await res.text()], { type: 'text/plain' }));
+    const a = el('a', { href: url, download: name ? name[1] : `${patchId}.${file === 'diff' ? 'diff' : 'test.mjs'}` });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  } catch (error) {
+    banner.textContent = `export ${patchId}: ${error.message}`;
+    banner.hidden = false;
+  }
+}
+
 function renderBugs(bugs) {
   if (!bugs.length) return replace($('bugs'), empty('No failure reported.'));
   const rows = bugs.map((b) => el('tr', {
@@ -337,7 +351,7 @@ function renderBugs(bugs) {
   el('td', null, el('span', { className: 'mono' }, b.errorName), ': ', short(b.firstMessage, 80)),
   el('td', null, badge(b.status)),
   el('td', { className: 'num' }, String(b.count)),
-  el('td', { className: 'small' }, ago(b.lastSeen))));
+  el('td', { className: 'small' }, time(b.lastSeen))));
   replace($('bugs'), table(['block', 'error', 'status', 'seen', 'last'], rows, 'bugs'));
 }
 
@@ -451,7 +465,7 @@ function renderBlocks(blocks) {
   replace($('blocks'), blocks.map((b) => details(`block:${b.blockId}:${b.sourceHash}`,
     el('span', null,
       el('span', { className: 'mono' }, b.blockId), ' ',
-      el('span', { className: 'hint' }, `${b.description} · ${b.failures} failures · ${b.recorded} recorded calls · ${short(b.sourceHash, 10)} · last ${ago(b.lastSeen)}`)),
+      el('span', { className: 'hint' }, `${b.description} · ${b.failures} failures · ${b.recorded} recorded calls · ${short(b.sourceHash, 10)} · last ${time(b.lastSeen)}`)),
     el('pre', { className: 'source' }, b.source))));
 }
 

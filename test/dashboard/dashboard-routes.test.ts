@@ -59,6 +59,9 @@ test('GET /v1/admin/activity: stored failures per bucket (a resent report counts
   const last = body.buckets.at(-1);
   assert.ok(Date.now() - last.at < 2 * body.bucketMs);
   assert.deepEqual(Object.keys(last).sort(), ['at', 'failures', 'passed', 'threw']);
+  assert.equal((await h.call('/v1/admin/patches/0123456789abcdef-v1/export?file=diff', { token: null })).status, 401);
+  assert.equal((await h.call('/v1/admin/patches/0123456789abcdef-v1/export?file=diff', { token: ADMIN_TOKEN })).status, 404);
+  assert.equal((await h.call('/v1/admin/patches/0123456789abcdef-v1/export?file=exe', { token: ADMIN_TOKEN })).status, 400);
   assert.deepEqual((await (await h.call('/v1/admin/activity?app=game&minutes=1', { token: ADMIN_TOKEN })).json()).buckets.map((b: { failures: number }) => b.failures), [0, 0, 0, 0, 0, 0]);
 });
 

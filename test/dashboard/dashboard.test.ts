@@ -1,10 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext } from 'playwright-core';
+import type { RecordedCasesBatch } from '../../core/wire.ts';
 import { ADMIN_TOKEN, failureReport, recordedBatch, startHarness, until } from '../service/service-harness.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -68,10 +69,14 @@ test('dashboard in headless Chromium: a bug and its pending patch appear live, a
   await page.locator('#status').filter({ hasText: 'live' }).waitFor({ timeout: 5000 });
 
   // The failure arrives after the page is open: it appears without a reload.
-  const base = failureReport();
-  const report = failureReport({ block: { ...base.block, description: HOSTILE }, error: { ...base.error, message: `order.items is not iterable ${HOSTILE}` } });
-  const ack = await (await h.call('/v1/failures', { body: report })).json();
   assert.equal((await h.call('/v1/cases', { body: recordedBatch() })).status, 202);
+  const ack = await (await h.call('/v1/failures', { body: failureReport() })).json();
+  // Another block whose description and recorded values are hostile.
+  const hostile: RecordedCasesBatch = {
+    requestId: 'hostile-1', app: 'shop', instanceId: 'instance-1',
+    blocks: [{ id: 'coupon', description: HOSTILE, source: 'function (code) {\n  return code.trim();\n}', calls: [{ args: [HOSTILE], result: HOSTILE, argsAfter: [HOSTILE], at: new Date().toISOString() }] }],
+  };
+  assert.equal((await h.call('/v1/cases', { body: hostile })).status, 202);
   const bugRow = page.locator(`tr[data-bug="${ack.fingerprint}"]`);
   await bugRow.waitFor({ timeout: 5000 });
   assert.match(await bugRow.innerText(), /TypeError/);
@@ -101,10 +106,15 @@ test('dashboard in headless Chromium: a bug and its pending patch appear live, a
   assert.equal(audit.entries[0].action, 'approve');
   assert.equal(audit.entries[0].actor, 'dashboard');
 
+  // The fix as source-control material, downloaded with the token.
+  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 5000 }), page.click(`#patches button[data-download="diff"][data-patch="${patchId}"]`)]);
+  assert.match(download.suggestedFilename(), /\.diff$/);
+  const diff = readFileSync((await download.path())!, 'utf8');
+  assert.match(diff, /^-.*for \(const item of order\.items\)/m);
+  assert.match(diff, /^\+.*order\.items \?\?/m);
+
   // Hostile text is shown as text: no element was created from it and its handler never ran.
-  await page.locator('#blocks').filter({ hasText: '<img src=x' }).waitFor({ timeout: 5000 });
-  await page.locator('#bugs').filter({ hasText: '<img src=x' }).waitFor({ timeout: 5000 });
-  await page.locator('#bug-detail').filter({ hasText: '<b>tax</b>' }).waitFor({ timeout: 5000 });
+  await page.locator('#blocks').filter({ hasText: HOSTILE }).waitFor({ timeout: 5000 });
   assert.equal(await page.locator('img').count(), 0);
   assert.equal(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
   assert.deepEqual(pageErrors, []);
