@@ -143,6 +143,7 @@ export async function runDemo(o: DemoOptions): Promise<number> {
     out(`  job ${jobId.slice(0, 16)}… queued (BullMQ); a worker takes it, runs the original on the cases, localises, tries candidates`);
     const report = await followJob(admin, jobId, o.deadlineMs);
     out(`  searched ${(report.ms / 1000).toFixed(1)} s: ${report.tried} candidates tried, ${report.trials} sandbox trials, ${report.cases.total} cases (${report.cases.failing} failing on the original)`);
+    if (report.llm) out(`  LLM generator: ${report.llm.requests} requests (${report.llm.failures} failed), ${report.llm.promptTokens + report.llm.completionTokens} tokens, $${report.llm.costUsd.toFixed(4)}`);
     printCandidates(report);
     if (!report.winner) {
       out('  no plausible patch found');
