@@ -207,6 +207,8 @@ async function tick() {
   } catch (error) {
     if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
       state.busy = false;
+      sessionStorage.removeItem(TOKEN_KEY);
+      state.token = '';
       showLogin(`The daemon refused the token: ${error.message}`);
       return;
     }

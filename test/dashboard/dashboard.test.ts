@@ -85,6 +85,7 @@ test('dashboard in headless Chromium: a bug and its pending patch appear live, a
   await h.startWorker();
   const pending = page.locator('#patches tr[data-status="pending-approval"]');
   await pending.waitFor({ timeout: 25_000 });
+  await page.locator(`#jobs tr[data-job="${ack.jobId}"]`).waitFor({ timeout: 5000 });
   const patchId = await pending.getAttribute('data-patch');
   assert.ok(patchId);
   assert.equal((await (await admin(`/v1/admin/patches/${patchId}`)).json()).status, 'pending-approval');
