@@ -40,6 +40,8 @@ export const PRIORS = {
   equalityToRelational: 0.42, // `===` → `>=`: equality tests are rarely meant as orderings
   strictness: 0.2, // == ↔ ===
   swap: 0.3,
+  consistentFlip: 0.4, // every boolean written to one flag inverted: one flip, made consistent
+  consistentSwap: 0.26, // two indexed fields or two parameters swapped everywhere
   jsPitfall: 0.3, // boolean comparator, .map(parseInt), seconds vs milliseconds
   methodFamily: 0.28,
   wrapAbs: 0.24,
@@ -51,6 +53,9 @@ export const PRIORS = {
   nullSafetyElsewhere: 0.15,
   functionReapply: 0.1,
   loopGuard: 0.08,
+  missingReset: 0.12, // `x = <its initial value>` in the branch that does not update x
+  missingUpdate: 0.1, // `x = <expression of x the block computes>` as a new statement
+  missingGuard: 0.09, // a statement wrapped in `if (<condition>)`
   conditionRemoval: 0.07,
   statementDeletion: 0.06,
   returnConstant: 0.05,

@@ -6,6 +6,8 @@ import { editSize, type Mutation } from './mutation.ts';
 import { MutationContext, type ErrorInfo } from './mutation-context.ts';
 import { normaliseSource } from './normalise-source.ts';
 import { assignBack } from './operators/assign-back.ts';
+import { consistentEdits } from './operators/consistent-edits.ts';
+import { statementInsertion } from './operators/statement-insertion.ts';
 import { conditionMutation } from './operators/condition-mutation.ts';
 import { expressionReuse } from './operators/expression-reuse.ts';
 import { jsPitfalls } from './operators/js-pitfalls.ts';
@@ -41,7 +43,7 @@ const DEFAULT_MAX_PAIRS = 5_000;
 const OPERATORS: ReadonlyArray<(ctx: MutationContext) => void> = [
   nullSafety, operatorReplacement, operatorChainReplacement, literalReplacement, offByOne, variableReplacement,
   expressionReuse, termDeletion, swaps, conditionMutation, methodReplacement, wrapping, assignBack, statementMutation, returnConstant,
-  redeclaration, jsPitfalls,
+  redeclaration, jsPitfalls, consistentEdits, statementInsertion,
 ];
 
 /** All raw single mutations of a block, unordered and not yet de-duplicated. */

@@ -35,12 +35,31 @@ export function statementMutation(ctx: MutationContext): void {
 /** `return x` → `return <constant of the block>`: a suspect fix (returning a constant), tried last. */
 export function returnConstant(ctx: MutationContext): void {
   const constants = literalPool(ctx).filter((l) => l.kind !== 'string' || (l.value as string).length <= 10);
+  const hasMinusOne = constants.some((c) => c.value === -1);
   for (const ret of ctx.nodes('ReturnStatement')) {
     const arg = ret.argument;
     if (!arg || arg.type === 'Literal') continue;
-    for (const constant of constants) {
+    // A search that returns from inside its loop signals "not found" with `-1` far more often than with a
+    // constant the block happens to hold.
+    const sentinel = !hasMinusOne && !insideLoop(ctx, ret) && searchesInLoop(ctx, ret)
+      ? [{ kind: 'number' as const, value: -1, text: '-1' }] : [];
+    for (const constant of [...sentinel, ...constants]) {
       ctx.add('return-constant', PRIORS.returnConstant, ret, [ctx.replaceNode(arg, constant.text, 19)],
         `return \`${constant.text}\` instead of \`${ctx.text(arg).replace(/\s+/g, ' ').slice(0, 30)}\` at ${ctx.position(arg.start)}`, true);
     }
   }
+}
+
+const LOOPS = new Set(['ForStatement', 'ForOfStatement', 'ForInStatement', 'WhileStatement', 'DoWhileStatement']);
+
+function insideLoop(ctx: MutationContext, node: SyntaxNode): boolean {
+  const fn = ctx.functionOf(node);
+  for (let current = ctx.parent(node); current && current !== fn; current = ctx.parent(current)) if (LOOPS.has(current.type)) return true;
+  return false;
+}
+
+/** Whether another return of the same function sits inside a loop. */
+function searchesInLoop(ctx: MutationContext, ret: SyntaxNode): boolean {
+  const fn = ctx.functionOf(ret);
+  return ctx.nodes('ReturnStatement').some((other) => other !== ret && ctx.functionOf(other) === fn && insideLoop(ctx, other));
 }
