@@ -34,21 +34,46 @@ interface PreparedPatch {
 
 /** The call wrapper inside a patch's context; `__sutureCodec` and `__suturePatch` are set before it runs. */
 const HARNESS = `
-const __sutureCall = (function (codec, parse, fn) {
+const __sutureCall = (function (codec, parse, fn, ErrorCtor, defineProperty, String) {
   const apply = Reflect.apply;
+  // isolated-vm copies a thrown value out of the isolate by reading its properties on the host's
+  // thread, outside the time limit: a thrown getter or proxy that loops would hang the app. So
+  // whatever the patch throws is read here, under the limit, into an error holding only data.
+  const own = (o, k, v) => defineProperty(o, k, { value: v, writable: true, configurable: true, enumerable: false });
+  const text = (read) => { try { const v = read(); return typeof v === 'string' ? v : String(v); } catch { return ''; } };
+  const safe = (e) => {
+    const isObj = e !== null && (typeof e === 'object' || typeof e === 'function');
+    const name = isObj ? text(() => e.name) || 'Error' : 'Error';
+    const message = isObj ? text(() => e.message) : text(() => e);
+    const stack = isObj ? text(() => e.stack) : '';
+    const out = new ErrorCtor('');
+    own(out, 'name', name);
+    own(out, 'message', message);
+    own(out, 'stack', stack || name + ': ' + message);
+    return out;
+  };
   // argsJson: [this, ...args]; answer: [result, this, ...args] in one snapshot (shared references kept).
   return function (argsJson) {
     const all = codec.decode(parse(argsJson));
     const args = [];
     for (let i = 1; i < all.length; i++) args[i - 1] = all[i];
-    const result = apply(fn, all[0], args);
-    const pack = (v) => { const out = [v, all[0]]; for (let i = 0; i < args.length; i++) out[i + 2] = args[i]; return codec.stringify(codec.encode(out)); };
-    if (result !== null && (typeof result === 'object' || typeof result === 'function') && typeof result.then === 'function') {
-      return Promise.resolve(result).then(pack);
+    let result;
+    try {
+      result = apply(fn, all[0], args);
+    } catch (e) {
+      throw safe(e);
     }
-    return pack(result);
+    const pack = (v) => { const out = [v, all[0]]; for (let i = 0; i < args.length; i++) out[i + 2] = args[i]; return codec.stringify(codec.encode(out)); };
+    try {
+      if (result !== null && (typeof result === 'object' || typeof result === 'function') && typeof result.then === 'function') {
+        return Promise.resolve(result).then(pack).then(undefined, (e) => { throw safe(e); });
+      }
+      return pack(result);
+    } catch (e) {
+      throw safe(e);
+    }
   };
-})(createSnapshotCodec(${JSON.stringify(EXACT_CODEC_OPTIONS)}), JSON.parse, __suturePatch);
+})(createSnapshotCodec(${JSON.stringify(EXACT_CODEC_OPTIONS)}), JSON.parse, __suturePatch, Error, Object.defineProperty, String);
 `;
 
 /**
@@ -138,9 +163,14 @@ export class IsolateExecutor implements PatchExecutor {
     } catch (error) {
       return { ok: false, error, reason: 'threw' };
     }
-    const writeBack = new StateWriteBack();
-    writeBack.applyArgs(target, decoded.slice(1));
-    return { ok: true, value: writeBack.resolve(decoded[0]) };
+    // Never throw into the app: a write-back that fails (a frozen or exotic caller object) is a failed patch run.
+    try {
+      const writeBack = new StateWriteBack();
+      writeBack.applyArgs(target, decoded.slice(1));
+      return { ok: true, value: writeBack.resolve(decoded[0]) };
+    } catch (error) {
+      return { ok: false, error, reason: 'threw' };
+    }
   }
 
   runSync(patch: ManifestPatch, target: unknown[], input: unknown[] = target): PatchRun {

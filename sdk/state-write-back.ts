@@ -19,6 +19,15 @@ function isObject(v: unknown): v is Obj {
   return v !== null && typeof v === 'object';
 }
 
+/**
+ * Keys never read from or written to the caller's objects: a value from the isolate may carry an
+ * own `__proto__` key (the codec keeps it as data), and reading or assigning it on the caller's
+ * object would reach its prototype (Object.prototype itself) instead.
+ */
+function ownKeys(v: object): string[] {
+  return Object.keys(v).filter((k) => k !== '__proto__');
+}
+
 function isMarker(v: unknown): boolean {
   return isObject(v) && Object.prototype.hasOwnProperty.call(v, MARKER);
 }
@@ -63,7 +72,7 @@ export class StateWriteBack {
       return;
     }
     if (o instanceof Set || o instanceof Date || ArrayBuffer.isView(o)) return;
-    for (const k of Object.keys(a)) {
+    for (const k of ownKeys(a)) {
       const av = a[k];
       if (!isObject(av)) continue;
       let ov: unknown;
@@ -90,7 +99,7 @@ export class StateWriteBack {
     if (v instanceof Map) {
       for (const [k, val] of [...v]) v.set(k, this.#resolve(val, seen));
     } else if (!(v instanceof Set) && !ArrayBuffer.isView(v) && !(v instanceof Date)) {
-      for (const k of Object.keys(v)) {
+      for (const k of ownKeys(v)) {
         const child = v[k];
         if (isObject(child)) v[k] = this.#resolve(child, seen);
       }
@@ -134,9 +143,9 @@ export class StateWriteBack {
       for (const v of a) o.add(this.#value(v));
       return;
     }
-    const keys = Object.keys(a);
+    const keys = ownKeys(a);
     const keep = new Set(keys);
-    for (const k of Object.keys(o)) {
+    for (const k of ownKeys(o)) {
       if (!keep.has(k) && typeof o[k] !== 'function') {
         try {
           delete o[k];
