@@ -20,6 +20,21 @@ export class RepairScheduler {
     return jobId;
   }
 
+  /**
+   * Adds the jobs of many bug rounds with one addBulk (duplicates by job id are added once;
+   * BullMQ ignores jobs whose id exists). Returns the job ids in the order given.
+   */
+  async scheduleMany(rounds: readonly RepairJobData[]): Promise<string[]> {
+    const ids = rounds.map((r) => repairJobId(r.fingerprint, r.round));
+    const distinct = new Map<string, RepairJobData>();
+    rounds.forEach((r, i) => distinct.set(ids[i], r));
+    if (distinct.size === 0) return ids;
+    const options = repairJobOptions(this.config);
+    await this.queue.addBulk([...distinct].map(([jobId, data]) => ({ name: 'repair', data, opts: { ...options, jobId } })));
+    for (let i = 0; i < distinct.size; i++) this.onAdded();
+    return ids;
+  }
+
   /** Opens the bug's next round (a new patch version may follow) and queues it. */
   async requeue(fingerprint: string, app: string): Promise<string | null> {
     const round = await this.store.requeueBug(fingerprint);

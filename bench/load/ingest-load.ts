@@ -1,10 +1,11 @@
 /**
  * Load on POST /v1/failures: reports/s, p99 latency and jobs created, for one bug (every report
  * the same failure) and for 1,000 distinct bugs, plus BullMQ's own addBulk on the same Redis in
- * the same run as the reference for queueing cost. The daemon runs in this process on a free
- * port with a throw-away key prefix (deleted afterwards); no worker runs, so jobs stay waiting.
+ * the same run as the reference for queueing cost. The daemon runs in a child process (so the
+ * load generator does not share its event loop) on a free port with a throw-away key prefix
+ * (deleted afterwards); no worker runs, so jobs stay waiting.
  *
- *   node --no-node-snapshot --import tsx bench/load/ingest-load.ts [--seconds 10] [--connections 50]
+ *   node --no-node-snapshot --import tsx bench/load/ingest-load.ts [--seconds 10] [--connections 100]
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -14,12 +15,11 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { pino } from 'pino';
 import { loadConfig } from '../../config/load-config.ts';
-import { createDaemon } from '../../daemon/daemon-server.ts';
-import { bullConnection } from '../../daemon/repair-queue.ts';
+import { bullConnection, createRepairQueue } from '../../daemon/repair-queue.ts';
+import { spawnDaemon } from './spawn-daemon.ts';
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '50' }, bulk: { type: 'string', default: '20000' } } });
+const { values } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '100' }, bulk: { type: 'string', default: '20000' } } });
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 const TOKEN = 'bench-token-0123456789';
@@ -28,8 +28,10 @@ const SOURCE = 'function (order) {\n  let total = 0;\n  for (const item of order
 const prefix = `suture-bench-${randomBytes(4).toString('hex')}`;
 const dataDir = mkdtempSync(join(tmpdir(), 'suture-bench-'));
 const config = loadConfig({ env: { SUTURE_APP_TOKENS: `shop:${TOKEN}` }, overrides: { port: 0, host: '127.0.0.1', prefix, dataDir, logLevel: 'warn' } });
-const daemon = await createDaemon(config, { logger: pino({ level: 'warn' }) });
-const url = await daemon.listen();
+const daemon = await spawnDaemon(config);
+const url = daemon.url;
+const repairQueue = createRepairQueue(config);
+await repairQueue.waitUntilReady();
 const redis = new Redis(config.redisUrl);
 
 let n = 0;
@@ -47,7 +49,7 @@ function body(distinctBugs: number): string {
 }
 
 async function jobsCreated(): Promise<number> {
-  const counts = await daemon.context.queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'completed', 'failed');
+  const counts = await repairQueue.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'completed', 'failed');
   return Object.values(counts).reduce((a, b) => a + b, 0);
 }
 
@@ -91,12 +93,13 @@ async function addBulkScenario(total: number) {
 }
 
 try {
-  console.log(`# POST /v1/failures, ${connections} connections, ${seconds} s per scenario; daemon and load generator share this machine (${(await import('node:os')).availableParallelism()} cores)`);
+  console.log(`# POST /v1/failures, ${connections} connections, ${seconds} s per scenario; daemon in a child process, load generator in this one, same machine (${(await import('node:os')).availableParallelism()} cores)`);
   await scenario('one bug', 1);
   await scenario('1,000 distinct bugs', 1000);
   await addBulkScenario(Number(values.bulk));
 } finally {
   await daemon.close();
+  await repairQueue.close();
   let cursor = '0';
   do {
     const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);

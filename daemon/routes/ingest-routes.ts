@@ -3,6 +3,7 @@ import type { FailureReport, OutcomeReport, RecordedCasesBatch } from '../../cor
 import type { DaemonContext } from '../daemon-context.ts';
 import { ActivitySeries } from '../dashboard/activity-series.ts';
 import { failureFingerprint, sha256 } from '../failure-fingerprint.ts';
+import { FailureIngestBatcher } from '../failure-ingest-batcher.ts';
 import { failureAckSchema, failureReportSchema, outcomeReportSchema, recordedCasesSchema } from '../http-schemas.ts';
 import { checkSnapshot } from '../snapshot-limits.ts';
 
@@ -15,6 +16,15 @@ export function ingestRoutes(app: FastifyInstance, ctx: DaemonContext): void {
   const activity = new ActivitySeries(ctx.redis, config.prefix);
   const countActivity = (a: string, counts: { failures?: number; passed?: number; threw?: number }) =>
     activity.record(a, counts).catch((error: Error) => ctx.log.debug({ err: error.message }, 'activity counter not written'));
+  // Reports are stored in groups (one round trip per event-loop turn); the chart is counted once
+  // per group and app rather than once per report.
+  const failures = new FailureIngestBatcher(store, scheduler, {
+    onStored(stored) {
+      const perApp = new Map<string, number>();
+      for (const { record, result } of stored) if (result.fresh) perApp.set(record.app, (perApp.get(record.app) ?? 0) + 1);
+      for (const [a, n] of perApp) void countActivity(a, { failures: n });
+    },
+  });
 
   app.post('/v1/failures', {
     schema: { tags: ['ingest'], summary: 'Report one failing call of a block', body: failureReportSchema, response: { 202: failureAckSchema } },
@@ -30,7 +40,7 @@ export function ingestRoutes(app: FastifyInstance, ctx: DaemonContext): void {
       const patch = await store.getPatch(body.patchId);
       if (patch && patch.app === body.app && patch.blockId === body.block.id) fingerprint = patch.fingerprint;
     }
-    const stored = await store.ingestFailure({
+    const stored = await failures.submit({
       app: body.app,
       requestId: body.requestId,
       requestIdTtl: config.requestIdTtlSeconds,
@@ -55,15 +65,8 @@ export function ingestRoutes(app: FastifyInstance, ctx: DaemonContext): void {
       maxCases: config.maxCasesPerBug,
       fingerprint,
     });
-    let jobId: string = stored.round <= 1 ? fingerprint : `${fingerprint}-r${stored.round}`;
-    // Add (idempotently) until a worker has taken the bug; also for a repeated request id, so a
-    // client retrying after a failed add still gets its job.
-    if (stored.status === 'new' || stored.status === 'requeue') {
-      jobId = await scheduler.schedule(fingerprint, body.app, stored.round);
-    }
     metrics.failures.inc({ app: body.app, result: stored.fresh ? 'stored' : 'duplicate' });
-    if (stored.fresh) void countActivity(body.app, { failures: 1 });
-    return reply.code(202).send({ fingerprint, jobId, ...(stored.fresh ? {} : { duplicate: true }) });
+    return reply.code(202).send({ fingerprint, jobId: stored.jobId, ...(stored.fresh ? {} : { duplicate: true }) });
   });
 
   app.post('/v1/cases', {

@@ -96,6 +96,23 @@ export interface AuditEntry {
   detail?: Record<string, unknown>;
 }
 
+/** One failure report as the ingest script stores it. */
+export interface FailureRecord {
+  app: string; requestId: string; requestIdTtl: number; now: number; blockId: string; sourceHash: string;
+  description: string; source: string; errorName: string; message: string; firstMessage: string; frame: string;
+  stack: string; caseHash: string; caseJson: string; maxCases: number; fingerprint: string;
+}
+
+export interface StoredFailure {
+  /** False for a request id seen before: nothing was changed. */
+  fresh: boolean;
+  status: BugStatus | 'requeue';
+  round: number;
+  newCase: boolean;
+  /** BullMQ already holds the job of this round (only known when given the job key prefix). */
+  jobExists: boolean;
+}
+
 export type OutcomeDecision = 'counted' | 'promoted' | 'rolled-back' | 'ignored' | 'missing';
 
 const num = (v: string | undefined) => (v === undefined ? 0 : Number(v));
@@ -120,19 +137,36 @@ export class ServiceStore {
     this.#scripts = redis as unknown as ScriptRunner;
   }
 
-  async ingestFailure(p: {
-    app: string; requestId: string; requestIdTtl: number; now: number; blockId: string; sourceHash: string;
-    description: string; source: string; errorName: string; message: string; firstMessage: string; frame: string;
-    stack: string; caseHash: string; caseJson: string; maxCases: number; fingerprint: string;
-  }): Promise<{ fresh: boolean; status: BugStatus | 'requeue'; round: number; newCase: boolean }> {
+  async ingestFailure(p: FailureRecord, jobKeyPrefix = ''): Promise<StoredFailure> {
+    const [r] = await this.ingestFailures([p], jobKeyPrefix);
+    if (r instanceof Error) throw r;
+    return r;
+  }
+
+  /**
+   * Stores many failure reports in one pipelined round trip (one script call each, run in order, so
+   * a request id repeated within the batch counts once). Each entry is the report's result or the
+   * error that report got; a failure of the whole round trip rejects.
+   */
+  async ingestFailures(records: readonly FailureRecord[], jobKeyPrefix = ''): Promise<(StoredFailure | Error)[]> {
     const k = this.keys;
-    const r = (await this.#scripts.ingestFailure(
-      k.request(p.app, p.requestId), k.bug(p.fingerprint), k.bugCases(p.fingerprint), k.appBugs(p.app),
-      k.block(p.app, p.blockId, p.sourceHash), k.appBlocks(p.app), k.apps(),
-      p.requestIdTtl, p.now, p.app, p.blockId, p.sourceHash, p.description, p.source, p.errorName, p.message, p.frame,
-      p.caseHash, p.caseJson, p.maxCases, p.fingerprint, k.blockMember(p.blockId, p.sourceHash), p.firstMessage, p.stack,
-    )) as [number, string, string, number];
-    return { fresh: r[0] === 1, status: r[1] as BugStatus | 'requeue', round: Number(r[2]), newCase: r[3] === 1 };
+    const pipe = this.redis.pipeline() as unknown as ScriptRunner & { exec(): Promise<[Error | null, unknown][] | null> };
+    for (const p of records) {
+      void pipe.ingestFailure(
+        k.request(p.app, p.requestId), k.bug(p.fingerprint), k.bugCases(p.fingerprint), k.appBugs(p.app),
+        k.block(p.app, p.blockId, p.sourceHash), k.appBlocks(p.app), k.apps(),
+        p.requestIdTtl, p.now, p.app, p.blockId, p.sourceHash, p.description, p.source, p.errorName, p.message, p.frame,
+        p.caseHash, p.caseJson, p.maxCases, p.fingerprint, k.blockMember(p.blockId, p.sourceHash), p.firstMessage, p.stack,
+        jobKeyPrefix,
+      );
+    }
+    const rows = (await pipe.exec()) ?? [];
+    return records.map((_, i) => {
+      const [error, reply] = rows[i] ?? [new Error('no reply from Redis for this report'), null];
+      if (error) return error;
+      const r = reply as [number, string, string, number, number];
+      return { fresh: r[0] === 1, status: r[1] as BugStatus | 'requeue', round: Number(r[2]), newCase: r[3] === 1, jobExists: r[4] === 1 };
+    });
   }
 
   async requestSeen(app: string, requestId: string): Promise<boolean> {

@@ -10,15 +10,26 @@
   ARGV[7] block source          ARGV[8] error name        ARGV[9] normalised message
   ARGV[10] top frame            ARGV[11] case hash        ARGV[12] case json
   ARGV[13] max cases            ARGV[14] fingerprint      ARGV[15] app blocks member
-  ARGV[16] first message        ARGV[17] stack
+  ARGV[16] first message        ARGV[17] stack            ARGV[18] BullMQ job key prefix
 
-  Returns { fresh (1|0), bug status, round, new case (1|0) }. Status 'requeue' means a bug whose
-  last job found no patch got a new distinct input and must be queued again (round incremented).
+  Returns { fresh (1|0), bug status, round, new case (1|0), job exists (1|0) }. Status 'requeue'
+  means a bug whose last job found no patch got a new distinct input and must be queued again
+  (round incremented). "Job exists" tells whether BullMQ already holds the job of the returned
+  round, so the daemon skips adding it (BullMQ would ignore the add anyway; skipping saves the
+  round trip for nearly every report of a bug that keeps failing). The job key is built here
+  because the round is only known here; with an empty ARGV[18] it is reported as absent.
 ]]
+local function jobExists(round)
+  if ARGV[18] == nil or ARGV[18] == '' then return 0 end
+  local id = ARGV[14]
+  if tonumber(round) > 1 then id = id .. '-r' .. round end
+  return redis.call('EXISTS', ARGV[18] .. id)
+end
 local fresh = redis.call('SET', KEYS[1], ARGV[14], 'NX', 'EX', ARGV[1])
 local status = redis.call('HGET', KEYS[2], 'status')
 if not fresh then
-  return { 0, status or 'new', redis.call('HGET', KEYS[2], 'round') or '1', 0 }
+  local r = redis.call('HGET', KEYS[2], 'round') or '1'
+  return { 0, status or 'new', r, 0, jobExists(r) }
 end
 if not status then
   redis.call('HSET', KEYS[2], 'fingerprint', ARGV[14], 'app', ARGV[3], 'blockId', ARGV[4], 'sourceHash', ARGV[5],
@@ -49,4 +60,4 @@ if (status == 'unpatched' or status == 'failed') and newCase == 1 then
   redis.call('HDEL', KEYS[2], 'patchVersion', 'patchId')
   status = 'requeue'
 end
-return { 1, status, round, newCase }
+return { 1, status, round, newCase, jobExists(round) }
