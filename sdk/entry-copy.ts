@@ -63,11 +63,8 @@ function copyValue(v: unknown, depth: number, st: CopyState): unknown {
     const out: Record<string, unknown> = {};
     st.seen.set(v, out);
     const keys = objectKeys(v);
-    for (let i = 0; i < keys.length; i++) {
-      const k = keys[i];
-      const child = (v as Record<string, unknown>)[k];
-      out[k] = child === null || typeof child !== 'object' ? child : readCopy(v as Record<string, unknown>, k, depth, st);
-    }
+    // Reached only when the fast path gave up (e.g. a getter threw), so read each key guardedly.
+    for (let i = 0; i < keys.length; i++) out[keys[i]] = readCopy(v as Record<string, unknown>, keys[i], depth, st);
     return out;
   }
   if (isArray(v)) {
@@ -126,11 +123,61 @@ function remember<T>(st: CopyState, from: object, to: T): T {
   return to;
 }
 
-/**
- * Deep copy of an argument list (shared references between arguments are kept). Never throws:
- * if anything in the graph refuses to be read (a hostile proxy), the arguments themselves are kept.
- */
-export function copyArgs(args: readonly unknown[]): unknown[] {
+// ---- the fast path ----
+//
+// Most arguments are plain objects, arrays and primitives. For those, an object spread (V8 clones
+// the object's shape in one step) plus a for-in over the source (served from V8's enum cache, no
+// key array allocated) is several times cheaper than the general copy above, and the "seen" list
+// lives in module-level arrays reused from call to call. Anything else — class instances, Maps,
+// Dates, getters that throw, proxies — goes to the general copy.
+
+const seenFrom: object[] = [];
+const seenTo: unknown[] = [];
+let seenCount = 0;
+let fastObjects = 0;
+/** Set while a fast copy runs: a getter that re-enters copyArgs (a block run from a getter) takes the general path. */
+let busy = false;
+const ArrayProto = Array.prototype;
+const hasOwn = Object.hasOwn;
+
+/** Thrown to abandon the fast path; the general copy then starts over. */
+const GIVE_UP = new Error('entry-copy: general path');
+
+function fastCopy(v: object, depth: number): unknown {
+  for (let i = 0; i < seenCount; i++) if (seenFrom[i] === v) return seenTo[i];
+  if (depth > MAX_DEPTH || ++fastObjects > MAX_OBJECTS || seenCount >= SMALL) throw GIVE_UP;
+  const proto = getProto(v);
+  if (proto === ObjectProto) {
+    const out: Record<string, unknown> = { ...(v as Record<string, unknown>) };
+    seenFrom[seenCount] = v;
+    seenTo[seenCount++] = out;
+    for (const k in v) {
+      const child = out[k];
+      if (child !== null && typeof child === 'object' && hasOwn(out, k)) out[k] = fastCopy(child, depth + 1);
+    }
+    return out;
+  }
+  if (proto === ArrayProto && isArray(v)) {
+    const a = v as unknown[];
+    const n = a.length;
+    let i = 0;
+    for (; i < n; i++) {
+      const x = a[i];
+      if (x !== null && typeof x === 'object') break;
+    }
+    const out = a.slice(); // keeps holes
+    seenFrom[seenCount] = v;
+    seenTo[seenCount++] = out;
+    for (; i < n; i++) {
+      const x = out[i];
+      if (x !== null && typeof x === 'object') out[i] = fastCopy(x, depth + 1);
+    }
+    return out;
+  }
+  throw GIVE_UP;
+}
+
+function generalCopy(args: readonly unknown[]): unknown[] {
   const out = new Array(args.length);
   let st: CopyState | undefined;
   try {
@@ -142,5 +189,37 @@ export function copyArgs(args: readonly unknown[]): unknown[] {
   } catch {
     return args.slice();
   }
+  return out;
+}
+
+function releaseSeen(): void {
+  for (let i = 0; i < seenCount; i++) {
+    seenFrom[i] = ObjectProto; // drop the references: the copies must not be kept alive from here
+    seenTo[i] = undefined;
+  }
+  seenCount = 0;
+  fastObjects = 0;
+  busy = false;
+}
+
+/**
+ * Deep copy of an argument list (shared references between arguments are kept). Never throws:
+ * if anything in the graph refuses to be read (a hostile proxy), the arguments themselves are kept.
+ */
+export function copyArgs(args: readonly unknown[]): unknown[] {
+  if (busy) return generalCopy(args);
+  const n = args.length;
+  const out = new Array(n);
+  busy = true;
+  try {
+    for (let i = 0; i < n; i++) {
+      const a = args[i];
+      out[i] = a === null || typeof a !== 'object' ? a : fastCopy(a, 0);
+    }
+  } catch {
+    releaseSeen();
+    return generalCopy(args);
+  }
+  releaseSeen();
   return out;
 }

@@ -122,6 +122,10 @@ export class RepairClient {
   readonly #sync: RegistrySync;
   readonly #sampleRate: number;
   readonly #entryCopies: boolean;
+  /** Calls left until the next sampled one (see #sampleNow). */
+  #countdown: number;
+  /** Whether the manifest gives this instance any patch at all: without one, no per-call lookup. */
+  #anyPatches = false;
   #executor: PatchExecutor | null = null;
   #patches = new Map<string, BlockPatches>();
   readonly #verified = new Map<string, boolean>();
@@ -138,6 +142,7 @@ export class RepairClient {
     this.#o = o;
     this.#sampleRate = o.sampleRate;
     this.#entryCopies = o.snapshot === 'entry';
+    this.#countdown = sampleGap(o.sampleRate);
     this.#http = new DaemonHttp(o.url, o.token, o.requestTimeout);
     this.#encoder = createSnapshotEncoder(o.redactKeys);
     this.#failures = new DeliveryQueue<PendingFailure>({
@@ -185,16 +190,21 @@ export class RepairClient {
   // ---- public API ----
 
   /** Runs `fn(...args)` as block `id`; see {@link RunResult}. Never throws its own errors: only the block's. */
-  run<A extends unknown[], R>(id: string, description: string, fn: (...args: A) => R, ...args: A): RunResult<R> {
-    return this.#call(id, description, fn, undefined, args) as RunResult<R>;
+  run<A extends unknown[], R>(id: string, description: string, fn: (...args: A) => R, ...args: A): RunResult<R>;
+  // Fixed parameters instead of a rest array: up to four arguments cross without an array being
+  // allocated on the success path (more take the general route through `arguments`).
+  run(id: string, description: string, fn: Function, a0?: unknown, a1?: unknown, a2?: unknown, a3?: unknown): unknown {
+    const n = arguments.length - 3;
+    return this.#invoke(id, description, fn, undefined, n, a0, a1, a2, a3, n > 4 ? restOf(arguments, 3) : null);
   }
 
   /** `run` bound to a block: returns a function with `fn`'s parameters (and `this`). */
   wrap<A extends unknown[], R, T = unknown>(id: string, description: string, fn: (this: T, ...args: A) => R): (this: T, ...args: A) => RunResult<R> {
     const client = this;
-    return function wrapped(this: T, ...args: A): RunResult<R> {
-      return client.#call(id, description, fn, this, args) as RunResult<R>;
-    };
+    return function wrapped(this: T, a0?: unknown, a1?: unknown, a2?: unknown, a3?: unknown): RunResult<R> {
+      const n = arguments.length;
+      return client.#invoke(id, description, fn, this, n, a0, a1, a2, a3, n > 4 ? restOf(arguments, 0) : null) as RunResult<R>;
+    } as unknown as (this: T, ...args: A) => RunResult<R>;
   }
 
   /** Runs `fn` with `self` as `this` (the Pause adapter's `scope`). */
@@ -232,6 +242,7 @@ export class RepairClient {
     await this.#sync.settled();
     this.#executor?.dispose();
     this.#patches = new Map();
+    this.#anyPatches = false;
   }
 
   stats(): RepairClientStats {
@@ -248,13 +259,36 @@ export class RepairClient {
 
   // ---- the call ----
 
-  #call(id: string, description: string, fn: Function, self: unknown, args: unknown[]): unknown {
-    const block = this.#patches.get(id);
-    if (block !== undefined) {
-      const patch = this.#patchFor(block, fn);
-      if (patch !== undefined) return this.#runPatched({ id, description, fn, self, args }, patch);
+  /**
+   * The success path. With no patch in the manifest and the call not sampled this is a flag check,
+   * one decrement of the sampling countdown and the call itself (in `'on-failure'` mode; `'entry'`
+   * mode adds the copy). `many` holds the whole argument list when there are more than four.
+   */
+  #invoke(id: string, description: string, fn: Function, self: unknown, n: number, a0: unknown, a1: unknown, a2: unknown, a3: unknown, many: unknown[] | null): unknown {
+    if (this.#anyPatches || --this.#countdown <= 0 || this.#entryCopies) return this.#call(id, description, fn, self, many ?? argList(n, a0, a1, a2, a3));
+    let r: unknown;
+    try {
+      r = callWith(fn, self, n, a0, a1, a2, a3, many);
+    } catch (error) {
+      return this.#failed({ id, description, fn, self, args: many ?? argList(n, a0, a1, a2, a3) }, null, error, true);
     }
-    if (this.#sampleRate !== 0 && Math.random() < this.#sampleRate) return this.#runRecorded({ id, description, fn, self, args });
+    if (r instanceof Promise) return this.#watch(id, description, fn, self, many ?? argList(n, a0, a1, a2, a3), null, r);
+    return r;
+  }
+
+  /** Everything but the plainest call: patches, sampling, entry copies. */
+  #call(id: string, description: string, fn: Function, self: unknown, args: unknown[]): unknown {
+    if (this.#anyPatches) {
+      const block = this.#patches.get(id);
+      if (block !== undefined) {
+        const patch = this.#patchFor(block, fn);
+        if (patch !== undefined) return this.#runPatched({ id, description, fn, self, args }, patch);
+      }
+      // #invoke skipped the countdown when patches exist; take the sampling decision here.
+      if (--this.#countdown <= 0 && this.#sampleNow()) return this.#runRecorded({ id, description, fn, self, args });
+    } else if (this.#countdown <= 0 && this.#sampleNow()) {
+      return this.#runRecorded({ id, description, fn, self, args });
+    }
     if (this.#entryCopies) return this.#runWithEntry(id, description, fn, self, args);
     let r: unknown;
     try {
@@ -262,8 +296,22 @@ export class RepairClient {
     } catch (error) {
       return this.#failed({ id, description, fn, self, args }, null, error, true);
     }
-    if (r instanceof Promise) return r.then(undefined, (error: unknown) => this.#failed({ id, description, fn, self, args }, null, error, true));
+    if (r instanceof Promise) return this.#watch(id, description, fn, self, args, null, r);
     return r;
+  }
+
+  /**
+   * The countdown reached zero: draw the next gap and say whether this call is recorded. Gaps come
+   * from the geometric distribution, so each call is still sampled independently with probability
+   * `sampleRate`, but `Math.random` runs once per sampled call instead of once per call.
+   */
+  #sampleNow(): boolean {
+    this.#countdown = sampleGap(this.#sampleRate);
+    return this.#sampleRate !== 0;
+  }
+
+  #watch(id: string, description: string, fn: Function, self: unknown, args: unknown[], entry: unknown[] | null, r: Promise<unknown>): unknown {
+    return r.then(undefined, (error: unknown) => this.#failed({ id, description, fn, self, args }, entry, error, true));
   }
 
   #runWithEntry(id: string, description: string, fn: Function, self: unknown, args: unknown[]): unknown {
@@ -274,7 +322,7 @@ export class RepairClient {
     } catch (error) {
       return this.#failed({ id, description, fn, self, args }, entry, error, true);
     }
-    if (r instanceof Promise) return r.then(undefined, (error: unknown) => this.#failed({ id, description, fn, self, args }, entry, error, true));
+    if (r instanceof Promise) return this.#watch(id, description, fn, self, args, entry, r);
     return r;
   }
 
@@ -635,6 +683,7 @@ export class RepairClient {
     for (const b of next.values()) for (const p of b.byHash.values()) keep.add(p.id);
     this.#executor.release(keep);
     this.#patches = next;
+    this.#anyPatches = next.size > 0;
   }
 
   // ---- events ----
@@ -654,6 +703,54 @@ export class RepairClient {
 
   #error(err: SdkError): void {
     this.#emit('error', err);
+  }
+}
+
+/** With rate 0 the countdown still runs out after 2^30 calls; #sampleNow then just refills it. */
+const NEVER = 2 ** 30;
+
+/** Calls until the next sampled one: geometric with success probability `rate` (at least 1). */
+function sampleGap(rate: number): number {
+  if (rate <= 0) return NEVER;
+  if (rate >= 1) return 1;
+  const gap = 1 + Math.floor(Math.log(1 - Math.random()) / Math.log1p(-rate));
+  return gap > NEVER ? NEVER : gap;
+}
+
+function argList(n: number, a0: unknown, a1: unknown, a2: unknown, a3: unknown): unknown[] {
+  switch (n) {
+    case 0:
+      return [];
+    case 1:
+      return [a0];
+    case 2:
+      return [a0, a1];
+    case 3:
+      return [a0, a1, a2];
+    default:
+      return [a0, a1, a2, a3];
+  }
+}
+
+function restOf(all: IArguments, from: number): unknown[] {
+  return Array.prototype.slice.call(all, from) as unknown[];
+}
+
+/** `fn.apply(self, args)` without the array for up to four arguments (the arity `fn` sees is unchanged). */
+function callWith(fn: Function, self: unknown, n: number, a0: unknown, a1: unknown, a2: unknown, a3: unknown, many: unknown[] | null): unknown {
+  switch (n) {
+    case 0:
+      return fn.call(self);
+    case 1:
+      return fn.call(self, a0);
+    case 2:
+      return fn.call(self, a0, a1);
+    case 3:
+      return fn.call(self, a0, a1, a2);
+    case 4:
+      return fn.call(self, a0, a1, a2, a3);
+    default:
+      return fn.apply(self, many as unknown[]);
   }
 }
 
