@@ -103,6 +103,16 @@ export class RegistrySync {
     this.#o.onManifest(m, 'backup');
   }
 
+  /**
+   * A manifest older than the one already applied is a replay (or a stale cache in between):
+   * applying it would bring back patches that were rolled back since. Refused, with an event.
+   */
+  #refuseOlder(m: Manifest): boolean {
+    if (m.revision >= this.#revision) return false;
+    this.#o.onError(new SdkError('MANIFEST_INVALID', `daemon sent manifest revision ${m.revision}, older than revision ${this.#revision} already applied; refused`));
+    return true;
+  }
+
   #saveBackup(m: Manifest): void {
     const file = this.#o.backupFile;
     if (!file) return;
@@ -160,6 +170,7 @@ export class RegistrySync {
       this.#o.onError(new SdkError('MANIFEST_INVALID', 'daemon sent a manifest that is not valid; keeping the last good one'));
       return false;
     }
+    if (this.#refuseOlder(m)) return true;
     this.#etag = res.etag;
     const changed = m.revision !== this.#revision;
     this.#revision = m.revision;
@@ -249,6 +260,7 @@ export class RegistrySync {
       body = undefined;
     }
     const m = parseManifest(body, this.#o.app);
+    if (m && this.#refuseOlder(m)) return;
     if (m && m.revision !== this.#revision) {
       this.#revision = m.revision;
       this.#etag = null;
