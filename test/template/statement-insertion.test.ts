@@ -36,3 +36,13 @@ test('missing update: `x = <expression of x>` inserted after a statement computi
   assert.equal(mutations.filter((m) => m.edits[0].text.trim() === 'number = number % [1, 5, 10][i];').length, 3);
   assert.ok(mutations.every((m) => m.prior < 0.2));
 });
+
+test('missing count: a never-written counter incremented, guarded by a flag nobody reads', () => {
+  const buggy = `function uniq(words) {\n  let best = -1\n  for (let i = 0; i < words.length; i++) {\n    let p = 0\n    for (let j = 0; j < words[i].length; j++) {\n      let y = 1\n      for (let k = 0; k < j; k++) {\n        if (words[i][j] == words[i][k]) { y = 0 }\n      }\n    }\n    if (p > best) { best = p }\n  }\n  return best\n}`;
+  const fixed = buggy.replace('{ y = 0 }\n      }\n', '{ y = 0 }\n      }\n      if (y == 1) { p++ }\n');
+  const c = foundWithin(entry(buggy, 'uniq'), fixed, 600);
+  assert.equal(c.generator, 'template:missing-count');
+  const counts = collectMutations(entry(buggy, 'uniq')).filter((m) => m.operator === 'missing-count');
+  // `best` is written, `y` is read by nobody but written: only `p` is a constant accumulator.
+  assert.ok(counts.every((m) => m.edits[0].text.includes('p++')));
+});

@@ -17,12 +17,17 @@ const MAX_GUARDED = 12;
  * - a missing guard: a statement inside a loop wrapped in `if (<condition>)`, the condition an existing one of
  *   the function or an equality of the two innermost loop variables.
  *
+ * - a missing count: `p++` at the end of a loop body, for a numeric local that is read but never written after
+ *   its declaration; guarded by `if (y == <initial>)` when that block holds a flag `y` written but never read
+ *   (two smells, a dead store and a constant accumulator, that the one statement cures together).
+ *
  * All are low-prior: an inserted statement can make many wrong programs pass weak tests.
  */
 export function statementInsertion(ctx: MutationContext): void {
   missingReset(ctx);
   missingUpdate(ctx);
   missingGuard(ctx);
+  missingCount(ctx);
 }
 
 function enclosingLoops(ctx: MutationContext, node: SyntaxNode): SyntaxNode[] {
@@ -148,4 +153,53 @@ function boundIdentifiers(ctx: MutationContext, node: SyntaxNode): SyntaxNode[] 
   take(node);
   ctx.contains(node, take);
   return ids;
+}
+
+/** Local bindings declared with a literal, keyed by their declaring identifier, with their reads and writes. */
+function literalLocals(ctx: MutationContext): Map<SyntaxNode, { init: SyntaxNode; reads: number; writes: number; declarator: SyntaxNode }> {
+  const locals = new Map<SyntaxNode, { init: SyntaxNode; reads: number; writes: number; declarator: SyntaxNode }>();
+  for (const declarator of ctx.nodes('VariableDeclarator')) {
+    if (declarator.id.type !== 'Identifier' || declarator.init?.type !== 'Literal' || !ctx.functionOf(declarator)) continue;
+    if (ctx.parent(ctx.parent(declarator)!)?.type === 'ForStatement') continue;
+    const binding = ctx.scopes.resolve(declarator.id);
+    if (binding && binding.kind !== 'const') locals.set(declarator.id, { init: declarator.init, reads: 0, writes: 0, declarator });
+  }
+  for (const id of ctx.nodes('Identifier')) {
+    const local = locals.get(ctx.scopes.resolve(id)?.id as SyntaxNode);
+    if (!local || id === local.declarator.id) continue;
+    const role = ctx.scopes.role(id);
+    const parent = ctx.parent(id);
+    if (parent?.type === 'UpdateExpression' || role === 'write') local.writes++;
+    else if (role === 'read') local.reads++;
+  }
+  return locals;
+}
+
+function missingCount(ctx: MutationContext): void {
+  const locals = literalLocals(ctx);
+  for (const [id, counter] of locals) {
+    if (typeof counter.init.value !== 'number' || counter.writes > 0 || counter.reads === 0) continue;
+    const scope = ctx.parent(ctx.parent(counter.declarator)!);
+    if (!scope) continue;
+    for (const loop of ctx.nodes(...LOOPS)) {
+      if (loop.start < counter.declarator.end || loop.end > scope.end || loop.body.type !== 'BlockStatement') continue;
+      if (ctx.functionOf(loop) !== ctx.functionOf(counter.declarator)) continue;
+      const body = loop.body;
+      const end = body.end - 1;
+      const add = (statement: string, prior: number): void => {
+        ctx.add('missing-count', prior, body, [{ start: end, end, text: ` ${statement} ` }], `insert \`${statement}\` at ${ctx.position(end)}`);
+      };
+      add(`${id.name}++;`, PRIORS.missingUpdate);
+      // Flags written inside this loop body but never read.
+      for (const [flagId, flag] of locals) {
+        if (flag.reads > 0 || flag.writes === 0 || flag === counter) continue;
+        if (flag.declarator.start < body.start || flag.declarator.end > body.end) continue;
+        const block = ctx.parent(ctx.parent(flag.declarator)!);
+        if (!block || block.type !== 'BlockStatement') continue;
+        const at = block.end - 1;
+        const statement = `if (${flagId.name} == ${flag.init.raw}) { ${id.name}++ }`;
+        ctx.add('missing-count', PRIORS.missingUpdate, block, [{ start: at, end: at, text: ` ${statement} ` }], `insert \`${statement}\` at ${ctx.position(at)}`);
+      }
+    }
+  }
 }
