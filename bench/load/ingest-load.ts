@@ -8,7 +8,7 @@
  *   node --no-node-snapshot --import tsx bench/load/ingest-load.ts [--seconds 10] [--connections 100]
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -53,16 +53,31 @@ async function jobsCreated(): Promise<number> {
   return Object.values(counts).reduce((a, b) => a + b, 0);
 }
 
-async function scenario(name: string, distinctBugs: number) {
-  const before = await jobsCreated();
-  const result = await autocannon({
+function load(distinctBugs: number, duration: number) {
+  return autocannon({
     url: `${url}/v1/failures`,
     method: 'POST',
     connections,
-    duration: seconds,
+    duration,
     headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
     requests: [{ setupRequest: (req) => ({ ...req, body: body(distinctBugs) }) }],
   });
+}
+
+/** CPU seconds used so far by the daemon process (user + system, from /proc) and by Redis (INFO). */
+async function cpuSeconds(): Promise<{ daemon: number; redis: number }> {
+  const fields = readFileSync(`/proc/${daemon.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  const info = await redis.info('cpu');
+  const get = (k: string) => Number(new RegExp(`${k}:([0-9.]+)`).exec(info)?.[1] ?? 0);
+  return { daemon: ticks / 100, redis: get('used_cpu_user') + get('used_cpu_sys') };
+}
+
+async function scenario(name: string, distinctBugs: number) {
+  const before = await jobsCreated();
+  const cpuBefore = await cpuSeconds();
+  const result = await load(distinctBugs, seconds);
+  const cpuAfter = await cpuSeconds();
   const ok = result['2xx'];
   const row = {
     scenario: name,
@@ -72,6 +87,12 @@ async function scenario(name: string, distinctBugs: number) {
     errors: result.errors + result.timeouts,
     latencyMs: { p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max },
     jobsCreated: (await jobsCreated()) - before,
+    // Robust against a busy machine: CPU per acknowledged report (Redis's figure is the whole
+    // server's, so other users of the same Redis add to it).
+    cpuMicrosPerReport: {
+      daemon: Math.round(((cpuAfter.daemon - cpuBefore.daemon) * 1e6) / Math.max(1, ok)),
+      redis: Math.round(((cpuAfter.redis - cpuBefore.redis) * 1e6) / Math.max(1, ok)),
+    },
   };
   console.log(JSON.stringify(row));
   return row;
@@ -94,6 +115,8 @@ async function addBulkScenario(total: number) {
 
 try {
   console.log(`# POST /v1/failures, ${connections} connections, ${seconds} s per scenario; daemon in a child process, load generator in this one, same machine (${(await import('node:os')).availableParallelism()} cores)`);
+  // Warm-up (JIT, connections, script cache), not counted.
+  await load(1, Math.min(seconds, 5));
   await scenario('one bug', 1);
   await scenario('1,000 distinct bugs', 1000);
   await addBulkScenario(Number(values.bulk));

@@ -7,6 +7,7 @@
 import autocannon from 'autocannon';
 import { Queue } from 'bullmq';
 import { bullConnection } from '../../daemon/repair-queue.ts';
+import { spawnDaemon } from '../load/spawn-daemon.ts';
 import { createRepairClient, type RepairClient } from '../../sdk/index.ts';
 import { ADMIN_TOKEN, failureReport, SHOP_TOKEN, startHarness, until, type Harness } from '../../test/service/service-harness.ts';
 import { atLeast, reportOnly, row, type PerfRow } from './perf-row.ts';
@@ -16,15 +17,16 @@ function percentile(sorted: number[], p: number): number {
 }
 
 async function ingestFigure(h: Harness, log: (s: string) => void): Promise<PerfRow> {
-  let n = 0;
-  const result = await autocannon({
-    url: `${h.url}/v1/failures`,
-    method: 'POST',
-    connections: 100,
-    duration: 5,
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${SHOP_TOKEN}` },
-    requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify(failureReport({ requestId: `perf-${n++}` })) }) }],
-  });
+  // A second daemon on the same Redis prefix and signing key, in its own process, so the load
+  // generator does not share the measured event loop; a one-second warm-up is not counted.
+  const daemon = await spawnDaemon({ ...h.config, port: 0 });
+  let result: autocannon.Result;
+  try {
+    await ingestLoad(daemon.url, 1, 'perf-warm');
+    result = await ingestLoad(daemon.url, 5, 'perf');
+  } finally {
+    await daemon.close();
+  }
   const rate = result['2xx'] / (result.duration || 5);
   if (result.non2xx > 0) log(`ingest: ${result.non2xx} non-2xx answers`);
 
@@ -38,8 +40,21 @@ async function ingestFigure(h: Harness, log: (s: string) => void): Promise<PerfR
   const bulkRate = total / ((performance.now() - started) / 1000);
   await queue.obliterate({ force: true });
   await queue.close();
-  log(`ingest ${rate.toFixed(0)} reports/s vs addBulk ${bulkRate.toFixed(0)} jobs/s`);
-  return row('ingest', rate, bulkRate, 'reports/s', '≥ 1×', atLeast(1), 'daemon and load generator share the machine');
+  log(`ingest ${rate.toFixed(0)} reports/s (p99 ${result.latency.p99} ms) vs addBulk ${bulkRate.toFixed(0)} jobs/s`);
+  return row('ingest', rate, bulkRate, 'reports/s', '≥ 1×', atLeast(1), `daemon in a child process, autocannon (100 connections) in this one, p99 ${result.latency.p99} ms; same 2-core machine as Redis`);
+}
+
+/** One bug reported over and over from 100 connections, each report with its own request id. */
+function ingestLoad(url: string, seconds: number, idPrefix: string): Promise<autocannon.Result> {
+  let n = 0;
+  return autocannon({
+    url: `${url}/v1/failures`,
+    method: 'POST',
+    connections: 100,
+    duration: seconds,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${SHOP_TOKEN}` },
+    requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify(failureReport({ requestId: `${idPrefix}-${n++}` })) }) }],
+  });
 }
 
 /** A distinct order-total block per round (distinct source, so a distinct bug). */
