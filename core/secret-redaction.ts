@@ -1,5 +1,6 @@
 /**
- * Last-line redaction of credential-shaped strings before text leaves for an LLM endpoint.
+ * Redaction of credential-shaped strings by value: used by the SDK on every string of a snapshot
+ * that leaves the process, and again on LLM prompts as a last line.
  * Snapshots are already redacted by key name upstream; this catches secrets that sit in values
  * or in the block's own source (a hard-coded key), where no key name gives them away.
  */

@@ -1,4 +1,5 @@
 import { createSnapshotCodec, type SnapshotCodec, type SnapshotOptions } from '../core/snapshot.ts';
+import { redactSecrets } from '../core/secret-redaction.ts';
 import type { Encoded } from '../core/types.ts';
 
 /**
@@ -37,12 +38,36 @@ export const EXACT_CODEC_OPTIONS: SnapshotOptions = {
   maxStringLength: 1_000_000_000,
 };
 
+/**
+ * Key-name redaction misses a JWT under `note` or a bearer token under `header`: every string
+ * value (and object key) that leaves the process also goes through the credential-shape patterns.
+ * Encoded snapshots are fresh trees of plain JSON, so they are rewritten in place.
+ */
+function redactValues(node: Encoded): Encoded {
+  if (typeof node === 'string') return redactSecrets(node) as Encoded;
+  if (node === null || typeof node !== 'object') return node;
+  if (Array.isArray(node)) {
+    for (let i = 0; i < node.length; i++) node[i] = redactValues(node[i] as Encoded);
+    return node;
+  }
+  const obj = node as Record<string, Encoded>;
+  for (const key of Object.keys(obj)) {
+    const value = redactValues(obj[key]);
+    const safeKey = redactSecrets(key);
+    if (safeKey !== key) {
+      delete obj[key];
+      Object.defineProperty(obj, safeKey, { value, enumerable: true, writable: true, configurable: true });
+    } else obj[key] = value;
+  }
+  return obj;
+}
+
 export function createSnapshotEncoder(redactKeys: ReadonlyArray<string | RegExp> | undefined): SnapshotEncoder {
   const redacting = createSnapshotCodec(redactKeys ? { redactKeys } : undefined);
   const exact = createSnapshotCodec(EXACT_CODEC_OPTIONS);
   return {
-    encodeEach: (values) => withoutStacks(() => values.map((v) => redacting.encode(v))),
-    encode: (value) => withoutStacks(() => redacting.encode(value)),
+    encodeEach: (values) => withoutStacks(() => values.map((v) => redactValues(redacting.encode(v)))),
+    encode: (value) => withoutStacks(() => redactValues(redacting.encode(value))),
     exact: {
       ...exact,
       encode: (value: unknown) => withoutStacks(() => exact.encode(value)),
