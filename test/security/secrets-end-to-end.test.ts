@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { pino } from 'pino';
+import { pino, type DestinationStream } from 'pino';
 import { createRepairClient } from '../../sdk/index.ts';
 import { createDaemon, REDACT_PATHS } from '../../daemon/daemon-server.ts';
 import { startRepairWorker } from '../../worker/service/repair-worker.ts';
@@ -38,7 +38,7 @@ async function dumpPrefix(redis: Redis, prefix: string): Promise<string> {
       else if (type === 'hash') v = await redis.hgetall(key);
       else if (type === 'list') v = await redis.lrange(key, 0, -1);
       else if (type === 'set') v = await redis.smembers(key);
-      else if (type === 'zset') v = await redis.zrange(key, 0, -1, 'WITHSCORES');
+      else if (type === 'zset') v = await redis.zrange(key, '0', '-1', 'WITHSCORES');
       else if (type === 'stream') v = await redis.xrange(key, '-', '+');
       out.push(`${key} ${JSON.stringify(v)}`);
     }
@@ -51,7 +51,8 @@ describe('secrets', () => {
     const llm = new OpenAiStubServer((_req, res) => sendJson(res, 200, completion('I cannot help with that.')));
     const llmUrl = await llm.start();
     const lines: string[] = [];
-    const logger = pino({ level: 'trace', redact: { paths: [...REDACT_PATHS], censor: '[redacted]' } }, { write: (s: string) => { lines.push(s); } });
+    const sink: DestinationStream = { write: (s: string) => void lines.push(s) };
+    const logger = pino({ level: 'trace', redact: { paths: [...REDACT_PATHS], censor: '[redacted]' } }, sink);
     const h = await startHarness({ generators: ['template', 'llm'], llmBaseUrl: llmUrl, llmApiKey: 'sk-llm-endpoint-key-000000000', llmModel: 'stub-model', budgetMs: 4000 });
     // Same configuration, but logging everything into `lines`: the harness daemon is replaced.
     await h.daemon.close();
