@@ -1,6 +1,26 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
-export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+// The one-shot hash skips building a Hash object per call: ingest hashes three strings per report.
+export const sha256 = (text: string): string => hash('sha256', text, 'hex');
+
+// Reports of one bug carry the same block source again and again: remember the hashes of recent
+// sources instead of hashing them per report. Bounded in count (cleared when full) and in the
+// length of a source kept, so the cache holds at most 1,024 × 16 KB.
+const sourceHashes = new Map<string, string>();
+const SOURCE_HASHES_MAX = 1024;
+const CACHED_SOURCE_MAX_CHARS = 16_384;
+
+/** sha256 of a block source, cached for recently seen sources. */
+export function sourceHashOf(source: string): string {
+  if (source.length > CACHED_SOURCE_MAX_CHARS) return sha256(source);
+  let h = sourceHashes.get(source);
+  if (h === undefined) {
+    h = sha256(source);
+    if (sourceHashes.size >= SOURCE_HASHES_MAX) sourceHashes.clear();
+    sourceHashes.set(source, h);
+  }
+  return h;
+}
 
 /**
  * Masks what varies between occurrences of one bug: quoted values ('x', "x", `x`) and numbers,
@@ -44,7 +64,7 @@ export interface FingerprintInput {
  * message, top frame). 32 hex characters; also the BullMQ job id of the bug's repair job.
  */
 export function failureFingerprint(input: FingerprintInput): { fingerprint: string; sourceHash: string; message: string; frame: string } {
-  const sourceHash = sha256(input.source);
+  const sourceHash = sourceHashOf(input.source);
   const message = normaliseMessage(input.error.message);
   const frame = topFrame(input.error.stack);
   const fingerprint = sha256([input.app, input.blockId, sourceHash, input.error.name, message, frame].join('\u0000')).slice(0, 32);

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { FailureReport, OutcomeReport, RecordedCasesBatch } from '../../core/wire.ts';
 import type { DaemonContext } from '../daemon-context.ts';
 import { ActivitySeries } from '../dashboard/activity-series.ts';
-import { failureFingerprint, sha256 } from '../failure-fingerprint.ts';
+import { failureFingerprint, sha256, sourceHashOf } from '../failure-fingerprint.ts';
 import { FailureIngestBatcher } from '../failure-ingest-batcher.ts';
 import { failureAckSchema, failureReportSchema, outcomeReportSchema, recordedCasesSchema } from '../http-schemas.ts';
 import { checkSnapshot } from '../snapshot-limits.ts';
@@ -89,7 +89,7 @@ export function ingestRoutes(app: FastifyInstance, ctx: DaemonContext): void {
     const now = Date.now();
     for (const { block, calls } of batches) {
       added += await store.addRecordedCalls({
-        app: body.app, blockId: block.id, sourceHash: sha256(block.source), description: block.description ?? '',
+        app: body.app, blockId: block.id, sourceHash: sourceHashOf(block.source), description: block.description ?? '',
         source: block.source, now, max: config.maxRecordedPerBlock, calls,
       });
     }
