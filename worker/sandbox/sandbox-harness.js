@@ -5,8 +5,10 @@
  *
  *   __sutureBind(entry)  -> JSON {ok:true} | {ok:false,error}: find the entry function
  *                           ('' = the `__sutureBlock` binding of an entry-less function expression)
- *   __sutureRun(caseJson) -> Promise<JSON> {status:'returned'|'threw'|'too-large', actual?,
- *                           argsAfter?, error?, covered?, bytes?}
+ *   __sutureRunSync(caseJson) -> JSON {status:'returned'|'threw'|'too-large', actual?,
+ *                           argsAfter?, error?, covered?, bytes?}, or '' when the case's value is a
+ *                           thenable: then
+ *   __sutureFinish()      -> Promise<JSON> of the same shape, once that thenable settles
  *
  * The built-ins it needs are captured here, before the candidate can replace them, so a
  * candidate that monkey-patches globals changes its own behaviour, not the harness's verdict.
@@ -168,32 +170,25 @@
     return ids;
   }
 
-  async function run(caseJson) {
-    const c = JSONParse(caseJson);
-    const out = { status: 'returned' };
-    if (c.coverage) defineProperty(g, '__sutureCov', { value: [], writable: true, configurable: true });
-    try {
-      if (c.check === 'script') {
-        await indirectEval(c.script);
-      } else {
-        if (entryFn === null) throw new Error('entry function is not bound');
-        const encodedArgs = isArray(c.args) ? c.args : [];
-        // Each argument is its own snapshot (ids are local to it), as Case.args is Encoded[].
-        const args = [];
-        for (let i = 0; i < encodedArgs.length; i++) args[i] = codec.decode(encodedArgs[i]);
-        const result = await apply(entryFn, undefined, args);
-        // No-throw cases report what they returned too, so the engine can check it against recorded behaviour.
-        out.actual = codec.encode(result);
-        if (c.argsAfter) {
-          const after = [];
-          for (let i = 0; i < args.length; i++) after[i] = codec.encode(args[i]);
-          out.argsAfter = after;
-        }
-      }
-    } catch (e) {
-      out.status = 'threw';
-      out.error = errorInfo(e);
+  /** Promise of the JSON result of the case whose value was a thenable, for __sutureFinish. */
+  let pending = null;
+
+  function isThenable(v) {
+    return v !== null && (typeof v === 'object' || typeof v === 'function') && typeof v.then === 'function';
+  }
+
+  function record(c, out, args, value) {
+    if (c.check === 'script') return;
+    // No-throw cases report what they returned too, so the engine can check it against recorded behaviour.
+    out.actual = codec.encode(value);
+    if (c.argsAfter) {
+      const after = [];
+      for (let i = 0; i < args.length; i++) after[i] = codec.encode(args[i]);
+      out.argsAfter = after;
     }
+  }
+
+  function conclude(c, out) {
     if (c.coverage) out.covered = covered();
     const text = codec.stringify(out);
     // Refuse oversized results here, so they never cross into the host.
@@ -201,6 +196,64 @@
     return text;
   }
 
+  // Synchronous first: most candidates return a plain value, and a synchronous call saves the
+  // host a round trip to the isolate's thread. A thenable result is parked and '' returned; the
+  // host then awaits it through __sutureFinish under the wall-clock limit.
+  function runSync(caseJson) {
+    pending = null;
+    const c = JSONParse(caseJson);
+    const out = { status: 'returned' };
+    const args = [];
+    if (c.coverage) defineProperty(g, '__sutureCov', { value: [], writable: true, configurable: true });
+    try {
+      let value;
+      if (c.check === 'script') {
+        value = indirectEval(c.script);
+      } else {
+        if (entryFn === null) throw new Error('entry function is not bound');
+        const encodedArgs = isArray(c.args) ? c.args : [];
+        // Each argument is its own snapshot (ids are local to it), as Case.args is Encoded[].
+        for (let i = 0; i < encodedArgs.length; i++) args[i] = codec.decode(encodedArgs[i]);
+        value = apply(entryFn, undefined, args);
+      }
+      if (isThenable(value)) {
+        // Await it now, inside this call, so a rejection has a handler before isolated-vm's
+        // end-of-call check for unhandled rejections, and its microtasks run under the limit.
+        pending = settle(c, out, args, value);
+        return '';
+      }
+      record(c, out, args, value);
+    } catch (e) {
+      out.status = 'threw';
+      out.error = errorInfo(e);
+    }
+    return conclude(c, out);
+  }
+
+  async function settle(c, out, args, value) {
+    try {
+      record(c, out, args, await value);
+    } catch (e) {
+      out.status = 'threw';
+      out.error = errorInfo(e);
+    }
+    try {
+      return { text: conclude(c, out) };
+    } catch (e) {
+      return { error: e };
+    }
+  }
+
+  async function finish() {
+    const p = pending;
+    pending = null;
+    if (p === null) throw new Error('no case is waiting');
+    const r = await p;
+    if (r.error !== undefined) throw r.error;
+    return r.text;
+  }
+
   defineProperty(g, '__sutureBind', { value: bind });
-  defineProperty(g, '__sutureRun', { value: run });
+  defineProperty(g, '__sutureRunSync', { value: runSync });
+  defineProperty(g, '__sutureFinish', { value: finish });
 })();
