@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { DaemonContext } from '../daemon-context.ts';
 import type { ServiceEvent } from '../event-bus.ts';
@@ -11,6 +12,13 @@ const SSE_HEARTBEAT_MS = 15_000;
 export function registryRoutes(app: FastifyInstance, ctx: DaemonContext): void {
   const { store, auth, bus, config } = ctx;
   const manifests = new ManifestBuilder(store);
+  // Hijacked SSE responses are outside fastify's bookkeeping: close() would wait on them forever.
+  // They are ended before the server closes; SDKs reconnect to the next daemon.
+  const streams = new Set<ServerResponse>();
+  app.addHook('preClose', async () => {
+    for (const res of streams) res.end();
+    streams.clear();
+  });
 
   app.get('/v1/manifest', {
     schema: { tags: ['registry'], summary: 'Signed patches of an app; ETag and 304 on If-None-Match', querystring: appQuerySchema, response: { 200: manifestSchema, 304: { description: 'unchanged since If-None-Match', type: 'null' } } },
@@ -32,6 +40,7 @@ export function registryRoutes(app: FastifyInstance, ctx: DaemonContext): void {
     const first = await manifests.build(appName);
     reply.hijack();
     const res = reply.raw;
+    streams.add(res);
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
     let sent = -1;
     let building = false;
@@ -67,6 +76,7 @@ export function registryRoutes(app: FastifyInstance, ctx: DaemonContext): void {
     const heartbeat = setInterval(() => res.write(': ping\n\n'), SSE_HEARTBEAT_MS);
     heartbeat.unref();
     request.raw.on('close', () => {
+      streams.delete(res);
       clearInterval(heartbeat);
       bus.off('event', onEvent);
     });
