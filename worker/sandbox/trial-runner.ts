@@ -28,6 +28,27 @@ const TIMED_OUT = 'Script execution timed out.';
 /** Requests between asynchronous visits to the isolate (see #maybeRecycle). */
 const ASYNC_VISIT_EVERY = 4;
 
+/**
+ * A V8 start-up snapshot with the codec and harness already run: every context created in an
+ * isolate made from it starts as its own copy of that state, about a third cheaper than running
+ * both scripts in each new context. Built once per process; null where isolated-vm can't make one.
+ */
+let setupSnapshot: ivm.ExternalCopy<ArrayBuffer> | null | undefined;
+
+function harnessSnapshot(): ivm.ExternalCopy<ArrayBuffer> | null {
+  if (setupSnapshot === undefined) {
+    try {
+      setupSnapshot = ivm.Isolate.createSnapshot([
+        { code: SNAPSHOT_CODEC_SOURCE, filename: 'snapshot-codec.js' },
+        { code: HARNESS_SOURCE, filename: 'sandbox-harness.js' },
+      ]);
+    } catch {
+      setupSnapshot = null;
+    }
+  }
+  return setupSnapshot;
+}
+
 type Settled<T> = { kind: 'value'; value: T } | { kind: 'error'; error: unknown } | { kind: 'wall' };
 
 function settleWithin<T>(promise: Promise<T>, ms: number): Promise<Settled<T>> {
@@ -72,6 +93,13 @@ export class TrialRunner {
   #requestsOnIsolate = 0;
   /** Isolates created so far (1 + replacements after memory blow-ups, stuck code, recycling). */
   isolatesCreated = 0;
+
+  /**
+   * @param useSnapshot - start contexts from a start-up snapshot holding the codec and harness
+   * (falls back to running both scripts in each context when isolated-vm can't make one).
+   * @defaultValue true
+   */
+  constructor(readonly useSnapshot = true) {}
 
   /**
    * Run a request. `onResult` sees each case's result as soon as it is known, so a parent that
@@ -124,16 +152,20 @@ export class TrialRunner {
   #ensureIsolate(memoryMb: number): ivm.Isolate {
     if (this.#isolate !== null && (this.#isolate.isDisposed || this.#memoryMb !== memoryMb)) this.#dropIsolate();
     if (this.#isolate === null) {
+      const snapshot = this.useSnapshot ? harnessSnapshot() : null;
       this.#isolate = new ivm.Isolate({
         memoryLimit: memoryMb,
+        ...(snapshot ? { snapshot } : {}),
         // isolated-vm: after this, nothing in the process can be trusted; the pool restarts us.
         onCatastrophicError: () => process.exit(70),
       });
       this.#memoryMb = memoryMb;
-      this.#setup = [
-        this.#isolate.compileScriptSync(SNAPSHOT_CODEC_SOURCE, { filename: 'snapshot-codec.js' }),
-        this.#isolate.compileScriptSync(HARNESS_SOURCE, { filename: 'sandbox-harness.js' }),
-      ];
+      this.#setup = snapshot
+        ? []
+        : [
+            this.#isolate.compileScriptSync(SNAPSHOT_CODEC_SOURCE, { filename: 'snapshot-codec.js' }),
+            this.#isolate.compileScriptSync(HARNESS_SOURCE, { filename: 'sandbox-harness.js' }),
+          ];
       this.#requestsOnIsolate = 0;
       this.isolatesCreated++;
     }
