@@ -45,6 +45,11 @@ const EXIT_GRACE_MS = 1000;
 const START_TIMEOUT_MS = 30_000;
 /** Consecutive hosts dying before "ready" after which queued requests are rejected. */
 const MAX_START_FAILURES = 3;
+/**
+ * Requests a host holds at once: the one running and the next, sent ahead so the host starts it
+ * without waiting for a round trip through this process. Hosts with nothing come first.
+ */
+const HOST_DEPTH = 2;
 
 const IS_TYPESCRIPT = import.meta.url.endsWith('.ts');
 const HOST_ENTRY = fileURLToPath(new URL(IS_TYPESCRIPT ? './sandbox-host.ts' : './sandbox-host.js', import.meta.url));
@@ -64,7 +69,8 @@ interface Host {
   child: ChildProcess;
   pid: number;
   state: 'starting' | 'idle' | 'busy' | 'dead';
-  job: Job | null;
+  /** Requests sent to this host, in the order it runs them; the first is running. */
+  jobs: Job[];
   watchdog: NodeJS.Timeout | null;
   killedByWatchdog: boolean;
   stderrTail: string;
@@ -137,10 +143,7 @@ export class SandboxPool {
       this.#closed = true;
       for (const job of this.#queue.splice(0)) job.reject(new SandboxClosedError());
       for (const host of this.#hosts) {
-        if (host.job) {
-          host.job.reject(new SandboxClosedError('sandbox pool closed while the request ran'));
-          host.job = null;
-        }
+        for (const job of host.jobs.splice(0)) job.reject(new SandboxClosedError('sandbox pool closed while the request ran'));
         this.#clearWatchdog(host);
         if (host.state !== 'dead') {
           // Hold the event loop until the host is really gone, so close() can resolve.
@@ -158,10 +161,11 @@ export class SandboxPool {
 
   #pump(): void {
     if (this.#closed) return;
-    while (this.#queue.length > 0) {
-      const idle = [...this.#hosts].find((h) => h.state === 'idle');
-      if (!idle) break;
-      this.#dispatch(idle, this.#queue.shift()!);
+    for (let depth = 0; depth < HOST_DEPTH && this.#queue.length > 0; depth++) {
+      for (const host of this.#hosts) {
+        if (this.#queue.length === 0) break;
+        if ((host.state === 'idle' || host.state === 'busy') && host.jobs.length === depth) this.#dispatch(host, this.#queue.shift()!);
+      }
     }
     const starting = [...this.#hosts].filter((h) => h.state === 'starting').length;
     let wanted = Math.min(this.#queue.length - starting, this.#size - this.#hosts.size);
@@ -181,7 +185,7 @@ export class SandboxPool {
       child,
       pid: child.pid ?? -1,
       state: 'starting',
-      job: null,
+      jobs: [],
       watchdog: null,
       killedByWatchdog: false,
       stderrTail: '',
@@ -220,7 +224,7 @@ export class SandboxPool {
         this.#pump();
         return;
       case 'result': {
-        const job = host.job;
+        const job = host.jobs[0];
         if (!job || job.id !== message.id) return;
         job.results.push(message.result);
         job.caseStarted = performance.now();
@@ -228,20 +232,24 @@ export class SandboxPool {
         return;
       }
       case 'done': {
-        const job = host.job;
+        const job = host.jobs[0];
         if (!job || job.id !== message.id) return;
         this.#finish(host, job, message.report);
         return;
       }
       case 'failed': {
-        const job = host.job;
+        const job = host.jobs[0];
         if (!job || job.id !== message.id) return;
         // The host exits right after; report now so the error text is the host's own.
-        host.job = null;
+        host.jobs.shift();
         this.#clearWatchdog(host);
+        // Nothing more goes to a leaving host; what it had not started goes back to the queue.
+        host.state = 'dead';
+        this.#queue.unshift(...host.jobs.splice(0));
         const report = this.#crashReport(job, { name: 'SandboxHostError', message: message.message });
         job.resolve(report);
         this.#countReport(report);
+        this.#pump();
         return;
       }
     }
@@ -249,18 +257,25 @@ export class SandboxPool {
 
   #dispatch(host: Host, job: Job): void {
     host.state = 'busy';
-    host.job = job;
-    job.started = job.caseStarted = performance.now();
+    host.jobs.push(job);
+    if (host.jobs.length === 1) this.#begin(host, job);
     // A busy host keeps the parent alive until its answer arrives; an idle one doesn't.
     host.child.channel?.ref();
-    this.#armWatchdog(host, job);
     this.#send(host, { type: 'run', id: job.id, request: job.request, limits: job.limits });
   }
 
+  /** The host starts `job` now (it was sent earlier or just now). */
+  #begin(host: Host, job: Job): void {
+    job.started = job.caseStarted = performance.now();
+    this.#armWatchdog(host, job);
+  }
+
   #finish(host: Host, job: Job, report: TrialReport): void {
-    host.job = null;
+    host.jobs.shift();
     this.#clearWatchdog(host);
-    if (host.state === 'busy') {
+    const next = host.jobs[0];
+    if (next) this.#begin(host, next);
+    else if (host.state === 'busy') {
       host.state = 'idle';
       host.child.channel?.unref();
     }
@@ -281,8 +296,9 @@ export class SandboxPool {
     this.#hosts.delete(host);
     if (this.#closed) return;
     this.#stats.crashes++;
-    const job = host.job;
-    host.job = null;
+    // Only the first request ran; the ones sent after it go back to the front of the queue.
+    const [job, ...unstarted] = host.jobs.splice(0);
+    this.#queue.unshift(...unstarted);
     if (job) {
       const why = host.killedByWatchdog
         ? `sandbox host stopped answering and was killed (no word for ${job.limits.cpuMs + job.limits.wallMs + WATCHDOG_MARGIN_MS} ms)`

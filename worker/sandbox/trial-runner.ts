@@ -102,26 +102,33 @@ export class TrialRunner {
   constructor(readonly useSnapshot = true) {}
 
   /**
-   * Run a request. `onResult` sees each case's result as soon as it is known, so a parent that
-   * loses this process mid-request still has the finished cases.
+   * Run a request. `onResult` sees each finished case's result before the next case starts, so a
+   * parent that loses this process mid-request still has the finished cases; the last result is
+   * only in the report (one message fewer per request, and most requests have one case).
    */
   async run(request: TrialRequest, limits: SandboxLimits, onResult?: (result: TrialResult) => void): Promise<TrialReport> {
     const started = performance.now();
     const results: TrialResult[] = [];
     const block = request.block;
     let prepared: Prepared | null = null;
+    let unsent: TrialResult | undefined;
+    const flush = () => {
+      if (unsent !== undefined) onResult?.(unsent);
+      unsent = undefined;
+    };
     try {
       const first = await this.#prepare(block, limits);
       if (!first.ok) return { compileError: first.error, results, ms: performance.now() - started };
       prepared = first.prepared;
       for (const c of Array.isArray(request.cases) ? request.cases : []) {
+        flush();
         if (prepared === null) {
           // The isolate was replaced (memory blow-up or stuck code): rebuild the candidate in a new one.
           const again = await this.#prepare(block, limits);
           if (!again.ok) {
             const r: TrialResult = { caseId: c.id, outcome: again.outcome === 'threw' ? 'crashed' : again.outcome, ms: 0, error: again.error };
             results.push(r);
-            onResult?.(r);
+            unsent = r;
             if (request.stopOnFirstFailure) break;
             continue;
           }
@@ -130,10 +137,13 @@ export class TrialRunner {
         const { result, lost } = await this.#runCase(prepared, block, c, limits, request.coverage === true);
         if (lost) prepared = null;
         results.push(result);
-        onResult?.(result);
+        unsent = result;
         if (request.stopOnFirstFailure && result.outcome !== 'pass') break;
       }
       return { results, ms: performance.now() - started };
+    } catch (error) {
+      flush();
+      throw error;
     } finally {
       if (prepared !== null) this.#release(prepared);
       await this.#maybeRecycle();
