@@ -27,14 +27,55 @@ export function loadIsolatedVm(): { ivm: Ivm } | { error: string } {
   }
 }
 
+/**
+ * Whether a value survives `JSON.stringify` → `JSON.parse` unchanged: plain objects and arrays
+ * (no holes, no `__proto__` key, no shared references or cycles), strings, booleans, null and
+ * finite numbers other than -0. Such values cross into the isolate and back as plain JSON
+ * (JSON.stringify/parse are native and several times cheaper than the snapshot codec); anything
+ * else takes the codec. Written as a factory over captured built-ins so the same source runs in
+ * the patch's context (where the patch could have replaced the globals) and here.
+ */
+const PLAIN_JSON_FACTORY = `(function (getProto, keysOf, isArray, ObjectProto, ArrayProto, is, isFinite) {
+  const MAX = 10000;
+  return function plain(root) {
+    const seen = [];
+    const walk = (v, depth) => {
+      if (v === null) return true;
+      const t = typeof v;
+      if (t === 'string' || t === 'boolean') return true;
+      if (t === 'number') return isFinite(v) && !is(v, -0);
+      if (t !== 'object' || depth > 100 || seen.length >= MAX) return false;
+      for (let i = 0; i < seen.length; i++) if (seen[i] === v) return false;
+      seen.push(v);
+      const proto = getProto(v);
+      if (proto === ArrayProto && isArray(v)) {
+        for (let i = 0; i < v.length; i++) if (!(i in v) || !walk(v[i], depth + 1)) return false;
+        return true;
+      }
+      if (proto !== ObjectProto) return false;
+      const keys = keysOf(v);
+      for (let i = 0; i < keys.length; i++) if (keys[i] === '__proto__' || !walk(v[keys[i]], depth + 1)) return false;
+      return true;
+    };
+    try {
+      return walk(root, 0);
+    } catch {
+      return false;
+    }
+  };
+})(Object.getPrototypeOf, Object.keys, Array.isArray, Object.prototype, Array.prototype, Object.is, Number.isFinite)`;
+
+// eslint-disable-next-line no-eval -- the same trusted constant source is evaluated in the isolate; one copy of the rules.
+const isPlainJson = (0, eval)(PLAIN_JSON_FACTORY) as (v: unknown) => boolean;
+
 interface PreparedPatch {
   context: IvmModule.Context;
-  call: IvmModule.Reference<(argsJson: string) => string | Promise<string>>;
+  call: IvmModule.Reference<(argsJson: string, plainArgs: boolean) => string | Promise<string>>;
 }
 
 /** The call wrapper inside a patch's context; `__sutureCodec` and `__suturePatch` are set before it runs. */
 const HARNESS = `
-const __sutureCall = (function (codec, parse, fn, ErrorCtor, defineProperty, String) {
+const __sutureCall = (function (codec, parse, stringify, plain, fn, ErrorCtor, defineProperty, String) {
   const apply = Reflect.apply;
   // isolated-vm copies a thrown value out of the isolate by reading its properties on the host's
   // thread, outside the time limit: a thrown getter or proxy that loops would hang the app. So
@@ -52,9 +93,20 @@ const __sutureCall = (function (codec, parse, fn, ErrorCtor, defineProperty, Str
     own(out, 'stack', stack || name + ': ' + message);
     return out;
   };
-  // argsJson: [this, ...args]; answer: [result, this, ...args] in one snapshot (shared references kept).
-  return function (argsJson) {
-    const all = codec.decode(parse(argsJson));
+  // Two lanes. Codec: argsJson is a snapshot of [this, ...args], the answer "C" + a snapshot of
+  // [result, this, ...args] (shared references kept). Plain (plainArgs): argsJson is plain JSON of
+  // the args and \`this\` is undefined; the answer is "J" + JSON of [result, ...args], or "U" + JSON
+  // of args when the result is undefined, when the values after the call are still plain JSON —
+  // else the codec answer.
+  return function (argsJson, plainArgs) {
+    let all;
+    if (plainArgs === true) {
+      const a = parse(argsJson);
+      all = [undefined];
+      for (let i = 0; i < a.length; i++) all[i + 1] = a[i];
+    } else {
+      all = codec.decode(parse(argsJson));
+    }
     const args = [];
     for (let i = 1; i < all.length; i++) args[i - 1] = all[i];
     let result;
@@ -63,7 +115,17 @@ const __sutureCall = (function (codec, parse, fn, ErrorCtor, defineProperty, Str
     } catch (e) {
       throw safe(e);
     }
-    const pack = (v) => { const out = [v, all[0]]; for (let i = 0; i < args.length; i++) out[i + 2] = args[i]; return codec.stringify(codec.encode(out)); };
+    const pack = (v) => {
+      if (all[0] === undefined) {
+        if (v === undefined && plain(args)) return 'U' + stringify(args);
+        const out = [v];
+        for (let i = 0; i < args.length; i++) out[i + 1] = args[i];
+        if (plain(out)) return 'J' + stringify(out);
+      }
+      const out = [v, all[0]];
+      for (let i = 0; i < args.length; i++) out[i + 2] = args[i];
+      return 'C' + codec.stringify(codec.encode(out));
+    };
     try {
       if (result !== null && (typeof result === 'object' || typeof result === 'function') && typeof result.then === 'function') {
         return Promise.resolve(result).then(pack).then(undefined, (e) => { throw safe(e); });
@@ -73,7 +135,7 @@ const __sutureCall = (function (codec, parse, fn, ErrorCtor, defineProperty, Str
       throw safe(e);
     }
   };
-})(createSnapshotCodec(${JSON.stringify(EXACT_CODEC_OPTIONS)}), JSON.parse, __suturePatch, Error, Object.defineProperty, String);
+})(createSnapshotCodec(${JSON.stringify(EXACT_CODEC_OPTIONS)}), JSON.parse, JSON.stringify, ${PLAIN_JSON_FACTORY}, __suturePatch, Error, Object.defineProperty, String);
 `;
 
 /**
@@ -159,7 +221,18 @@ export class IsolateExecutor implements PatchExecutor {
   #finish(target: unknown[], out: unknown): PatchRun {
     let decoded: unknown[];
     try {
-      decoded = this.#encoder.exact.decode(JSON.parse(String(out))) as unknown[];
+      const text = String(out);
+      const lane = text.charCodeAt(0);
+      if (lane === 0x43 /* C */) decoded = this.#encoder.exact.decode(JSON.parse(text.slice(1))) as unknown[];
+      else if (lane === 0x4a /* J */) {
+        const parsed = JSON.parse(text.slice(1)) as unknown[];
+        decoded = [parsed[0], undefined];
+        for (let i = 1; i < parsed.length; i++) decoded[i + 1] = parsed[i];
+      } else if (lane === 0x55 /* U */) {
+        const parsed = JSON.parse(text.slice(1)) as unknown[];
+        decoded = [undefined, undefined];
+        for (let i = 0; i < parsed.length; i++) decoded[i + 2] = parsed[i];
+      } else throw new TypeError('patch harness answered in an unknown form');
     } catch (error) {
       return { ok: false, error, reason: 'threw' };
     }
@@ -173,13 +246,22 @@ export class IsolateExecutor implements PatchExecutor {
     }
   }
 
+  /** The arguments as they cross into the isolate: plain JSON when `this` is undefined and they allow it, else the exact codec. */
+  #pack(input: unknown[]): [string, boolean] {
+    if (input[0] === undefined) {
+      const args = input.slice(1);
+      if (isPlainJson(args)) return [JSON.stringify(args), true];
+    }
+    return [this.#encoder.exact.stringify(this.#encoder.exact.encode(input)), false];
+  }
+
   runSync(patch: ManifestPatch, target: unknown[], input: unknown[] = target): PatchRun {
     const p = this.#prepare(patch);
     if (!('call' in p)) return { ok: false, error: p.error, reason: 'compile' };
-    const json = this.#encoder.exact.stringify(this.#encoder.exact.encode(input));
+    const [json, plain] = this.#pack(input);
     let out: unknown;
     try {
-      out = p.call.applySync(undefined, [json], { timeout: this.#limits.cpuMs, result: { copy: true } });
+      out = p.call.applySync(undefined, [json, plain], { timeout: this.#limits.cpuMs, result: { copy: true } });
     } catch (error) {
       return this.#failure(patch.id, error);
     }
@@ -192,10 +274,10 @@ export class IsolateExecutor implements PatchExecutor {
   async runAsync(patch: ManifestPatch, target: unknown[], input: unknown[] = target): Promise<PatchRun> {
     const p = this.#prepare(patch);
     if (!('call' in p)) return { ok: false, error: p.error, reason: 'compile' };
-    const json = this.#encoder.exact.stringify(this.#encoder.exact.encode(input));
+    const [json, plain] = this.#pack(input);
     let timer: NodeJS.Timeout | undefined;
     try {
-      const call = p.call.apply(undefined, [json], { timeout: this.#limits.cpuMs, result: { promise: true, copy: true } });
+      const call = p.call.apply(undefined, [json, plain], { timeout: this.#limits.cpuMs, result: { promise: true, copy: true } });
       const wall = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error(`patch timed out: wall-clock limit of ${this.#limits.wallMs} ms`)), this.#limits.wallMs);
       });
