@@ -106,10 +106,23 @@ export async function repairBlock(block: Block, cases: Case[], options: RepairOp
     : undefined;
 
   const llmInput = generators.includes('llm') && options.llm ? buildLlmInput(block, ordered, baseline) : undefined;
+  // When the search ends (budget, abort, nothing left) the job must not wait on a slow endpoint:
+  // rounds stop listening at once; the generator's own timeout ends the abandoned requests.
+  let stopLlm: () => void = () => {};
+  const llmStopped = new Promise<'stopped'>((resolve) => (stopLlm = () => resolve('stopped')));
   const llmRound = async (iterable: AsyncIterable<CandidateSpec>) => {
     llmActive++;
+    const iterator = iterable[Symbol.asyncIterator]();
     try {
-      for await (const spec of iterable) llmQueue.push(spec);
+      while (true) {
+        const next = await Promise.race([iterator.next(), llmStopped]);
+        if (next === 'stopped') {
+          iterator.return?.().catch(() => {});
+          return;
+        }
+        if (next.done) return;
+        llmQueue.push(next.value);
+      }
     } finally {
       llmActive--;
     }
@@ -165,7 +178,13 @@ export async function repairBlock(block: Block, cases: Case[], options: RepairOp
       suspect: spec.suspect ?? false,
       source: spec.source,
       diff: '',
-      editSize: spec.edits?.length ? editsSize(block.source, spec.edits) : editSize(block.source, spec.source),
+      // Character diffs cost more than the rest of a failed candidate's bookkeeping, and only
+      // plausible candidates are ranked by size: work it out on first read.
+      get editSize(): number {
+        const size = spec.edits?.length ? editsSize(block.source, spec.edits) : editSize(block.source, spec.source);
+        Object.defineProperty(this, 'editSize', { value: size, enumerable: true, writable: true, configurable: true });
+        return size;
+      },
       status: report.compileError ? 'compile-error' : plausible ? 'plausible' : 'failed',
       passed,
       total: ordered.length,
@@ -225,6 +244,7 @@ export async function repairBlock(block: Block, cases: Case[], options: RepairOp
     }
   };
   await Promise.all(Array.from({ length: concurrency }, lane));
+  stopLlm();
   await Promise.allSettled(llmRounds);
   if (options.llm && llmInput && usageBefore) {
     const u = options.llm.usage();
