@@ -159,7 +159,7 @@ async function main(): Promise<void> {
 
     // What the daemon stored: failure reports counted per bug, the bugs, their jobs, the patches.
     const keys = { appBugs: `${PREFIX}:app:${APP}:bugs`, appPatches: `${PREFIX}:app:${APP}:patches` };
-    const fps = await redis.zrange(keys.appBugs, 0, -1);
+    const fps = await redis.zrange(keys.appBugs, '0', '-1');
     let storedReports = 0;
     for (const fp of fps) storedReports += Number((await redis.hget(`${PREFIX}:bug:${fp}`, 'count')) ?? 0);
     const bugKeys: string[] = [];
