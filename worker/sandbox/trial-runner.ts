@@ -4,8 +4,8 @@
  * down, and it must be a process we can lose.
  *
  * One isolate per runner, a fresh context per request. Nothing from this process is reachable
- * inside: the codec and harness scripts are compiled once per isolate and run in each new
- * context; cases go in as JSON strings and results come out as JSON strings (no References or
+ * inside: each new context starts as its own copy of a start-up snapshot in which the codec and
+ * harness scripts have run (or runs both scripts itself without one); cases go in as JSON strings and results come out as JSON strings (no References or
  * callbacks are ever handed to sandboxed code). The comparison with the expectation happens out
  * here, so a candidate can't vouch for itself.
  */
