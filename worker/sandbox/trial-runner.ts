@@ -112,13 +112,17 @@ export class TrialRunner {
     const block = request.block;
     let prepared: Prepared | null = null;
     let unsent: TrialResult | undefined;
+    let tainted = false;
     const flush = () => {
       if (unsent !== undefined) onResult?.(unsent);
       unsent = undefined;
     };
     try {
       const first = await this.#prepare(block, limits);
-      if (!first.ok) return { compileError: first.error, results, ms: performance.now() - started };
+      if (!first.ok) {
+        if (first.outcome !== 'threw') tainted = true;
+        return { compileError: first.error, results, ms: performance.now() - started };
+      }
       prepared = first.prepared;
       for (const c of Array.isArray(request.cases) ? request.cases : []) {
         flush();
@@ -136,6 +140,9 @@ export class TrialRunner {
         }
         const { result, lost } = await this.#runCase(prepared, block, c, limits, request.coverage === true);
         if (lost) prepared = null;
+        // Code stopped by a limit can leave work behind in the isolate (a queue of ten million
+        // promise reactions, a heap near its limit) that would land on the next candidate.
+        if (result.outcome === 'timeout' || result.outcome === 'memory') tainted = true;
         results.push(result);
         unsent = result;
         if (request.stopOnFirstFailure && result.outcome !== 'pass') break;
@@ -146,7 +153,8 @@ export class TrialRunner {
       throw error;
     } finally {
       if (prepared !== null) this.#release(prepared);
-      await this.#maybeRecycle();
+      if (tainted) this.#dropIsolate();
+      else await this.#maybeRecycle();
     }
   }
 
