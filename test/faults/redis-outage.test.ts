@@ -1,13 +1,12 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRepairClient } from '../../sdk/index.ts';
 import { ADMIN_TOKEN, SHOP_TOKEN, recordedBatch, startHarness, until } from '../service/service-harness.ts';
+import { freePort, startRedis } from '../service/private-redis.ts';
 
 /**
  * Must hold, with a private redis-server (never the shared 6379) frozen (SIGSTOP: connections hang
@@ -20,29 +19,6 @@ import { ADMIN_TOKEN, SHOP_TOKEN, recordedBatch, startHarness, until } from '../
  * test/service/redis-restart.test.ts.)
  */
 const OUTAGE_MS = 12_000;
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  srv.listen(0, '127.0.0.1');
-  await once(srv, 'listening');
-  const port = (srv.address() as { port: number }).port;
-  srv.close();
-  return port;
-}
-
-async function startRedis(port: number, dir: string): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  child.stdout!.setEncoding('utf8');
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (d: string) => {
-      out += d;
-      if (out.includes('Ready to accept connections')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`redis-server exited ${code}: ${out}`)));
-  });
-  return child;
-}
 
 describe('Redis unreachable for a while', () => {
   it('the app is unaffected, no report is lost, the worker repairs afterwards', { timeout: 90_000 }, async (t) => {
