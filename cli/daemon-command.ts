@@ -18,7 +18,7 @@ export function daemonCommand(): Command {
       }
       const daemon = await createDaemon(config);
       const url = await daemon.listen();
-      process.stderr.write(`suture daemon on ${url} (prefix ${config.prefix})\npatch signing public key (also at ${url}/v1/public-key):\n${daemon.context.keys.publicKeyPem}`);
+      process.stderr.write(`suture daemon on ${url} (prefix ${config.prefix}), dashboard at ${url}/dashboard\npatch signing public key (also at ${url}/v1/public-key):\n${daemon.context.keys.publicKeyPem}`);
       await new Promise<void>((resolve) => {
         const stop = () => {
           daemon.close().then(resolve, resolve);
