@@ -143,8 +143,8 @@ const __sutureCall = (function (codec, parse, stringify, plain, fn, ErrorCtor, d
  * owned by the client, with a time limit per call and a heap limit for the isolate. Arguments go in
  * as an exact snapshot; the result and the arguments' state after the call come back the same way
  * and the state is applied back onto the caller's objects (see StateWriteBack). A call that is
- * stopped (timeout, memory) or throws changes nothing on the caller's side. A context that hit a
- * limit is thrown away; an isolate killed by its heap limit is replaced on next use.
+ * stopped (timeout, memory) or throws changes nothing on the caller's side. An isolate whose code
+ * hit a limit is thrown away and replaced on next use.
  */
 export class IsolateExecutor implements PatchExecutor {
   readonly mode = 'isolate' as const;
@@ -212,7 +212,9 @@ export class IsolateExecutor implements PatchExecutor {
       return { ok: false, error, reason: 'memory' };
     }
     if (/timed out/i.test(message)) {
-      this.#drop(patchId);
+      // Code stopped by the time limit can leave work queued in the isolate (a flood of promise
+      // reactions) that would run inside the next patched call: retire the whole isolate.
+      this.dispose();
       return { ok: false, error, reason: 'timeout' };
     }
     return { ok: false, error, reason: 'threw' };
