@@ -20,6 +20,9 @@ import { loadSigningKeys } from './signing-keys.ts';
 import { SnapshotLimitError } from './snapshot-limits.ts';
 import { ServiceStore } from './store/service-store.ts';
 
+/** How long close() lets requests in flight finish before cutting connections. */
+const CLOSE_GRACE_MS = 3000;
+
 /** Log paths never written out: tokens, keys and the LLM key wherever they appear. */
 export const REDACT_PATHS = [
   'req.headers.authorization',
@@ -134,7 +137,15 @@ export async function createDaemon(config: SutureConfig, options: { logger?: Log
       return daemon.url;
     },
     async close() {
-      await app.close();
+      // Requests in flight get a grace period to finish; then every connection is cut, so a client
+      // that keeps a connection busy (a stream reopened mid-shutdown) cannot hold close() open.
+      const force = setTimeout(() => app.server.closeAllConnections(), CLOSE_GRACE_MS);
+      force.unref();
+      try {
+        await app.close();
+      } finally {
+        clearTimeout(force);
+      }
       await queue.close().catch(() => {});
       redis.disconnect();
       subscriber.disconnect();

@@ -5,6 +5,7 @@ import type { ServiceEvent } from '../event-bus.ts';
 import { HttpError } from '../http-errors.ts';
 import { appQuerySchema, manifestPatchSchema, manifestSchema, patchWaitParamsSchema, patchWaitQuerySchema } from '../http-schemas.ts';
 import { ManifestBuilder, manifestEtag, toManifestPatch } from '../manifest-builder.ts';
+import { setMaxListeners } from 'node:events';
 
 const SSE_HEARTBEAT_MS = 15_000;
 
@@ -15,7 +16,13 @@ export function registryRoutes(app: FastifyInstance, ctx: DaemonContext): void {
   // Hijacked SSE responses are outside fastify's bookkeeping: close() would wait on them forever.
   // They are ended before the server closes; SDKs reconnect to the next daemon.
   const streams = new Set<ServerResponse>();
+  let closing = false;
+  // Long polls end (204) when the daemon closes, rather than holding close() until their deadline.
+  const shutdown = new AbortController();
+  setMaxListeners(0, shutdown.signal); // one listener per open long poll
   app.addHook('preClose', async () => {
+    closing = true;
+    shutdown.abort();
     for (const res of streams) res.end();
     streams.clear();
   });
@@ -38,6 +45,8 @@ export function registryRoutes(app: FastifyInstance, ctx: DaemonContext): void {
     const { app: appName } = request.query as { app: string };
     auth.app(request, appName);
     const first = await manifests.build(appName);
+    // A stream opened while the daemon closes would hold close() open forever: send the client on.
+    if (closing) return reply.code(503).header('retry-after', '1').send({ error: 'SUTURE_CLOSING', message: 'the daemon is shutting down' });
     reply.hijack();
     const res = reply.raw;
     streams.add(res);
@@ -106,6 +115,8 @@ export function registryRoutes(app: FastifyInstance, ctx: DaemonContext): void {
     const deadline = Date.now() + wait;
     const closed = new AbortController();
     request.raw.on('close', () => closed.abort());
+    if (shutdown.signal.aborted) closed.abort();
+    else shutdown.signal.addEventListener('abort', () => closed.abort(), { once: true, signal: closed.signal });
     let patch = await live();
     while (!patch && Date.now() < deadline && !closed.signal.aborted) {
       await bus.waitFor((e) => e.app === bug.app, deadline - Date.now(), closed.signal);
