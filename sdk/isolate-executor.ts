@@ -217,6 +217,14 @@ export class IsolateExecutor implements PatchExecutor {
       this.dispose();
       return { ok: false, error, reason: 'timeout' };
     }
+    // A patch that threw after filling the heap (deep recursion building arrays) would make the next
+    // call pay for a full collection inside its time limit: start that one in a fresh isolate.
+    try {
+      const heap = this.#isolate?.getHeapStatisticsSync();
+      if (heap && heap.used_heap_size > (this.#limits.memoryMb * 1024 * 1024) / 2) this.dispose();
+    } catch {
+      this.dispose();
+    }
     return { ok: false, error, reason: 'threw' };
   }
 

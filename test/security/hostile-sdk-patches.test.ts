@@ -51,7 +51,14 @@ describe('hostile patches in the SDK isolate', () => {
       record: { sampleRate: 0 },
       limits: LIMITS,
     });
-    client.on('error', () => {});
+    // Kept so that a failing assertion says why the normal patch did not run.
+    let lastFailure = '';
+    client.on('error', (e: Error) => {
+      lastFailure = `error ${e.message}`;
+    });
+    client.on('failure', (f: { error?: unknown; patchId?: string }) => {
+      lastFailure = `failure of ${f.patchId ?? 'block'}: ${String((f.error as Error)?.message ?? f.error)}`;
+    });
     const before = hostState(dir);
     try {
       for (const [i, program] of corpus.entries()) {
@@ -74,7 +81,8 @@ describe('hostile patches in the SDK isolate', () => {
         if (value !== null && typeof value === 'object') {
           assert.ok([Object.prototype, Array.prototype, Error.prototype, null].includes(Object.getPrototypeOf(value)) || value instanceof Error, `${program.name}: result prototype`);
         }
-        assert.equal(client.run('normal', 'normal', normalOriginal, { v: 3 }), 30, `a normal patched call works after ${program.name}`);
+        lastFailure = '';
+        assert.equal(client.run('normal', 'normal', normalOriginal, { v: 3 }), 30, `a normal patched call works after ${program.name} (${lastFailure})`);
       }
     } finally {
       await client.close();
