@@ -16,6 +16,7 @@ import type { RepairJobReport } from '../worker/service/repair-job-report.ts';
 import { startRepairWorker, type RepairJobProgress, type RepairWorkerHandle } from '../worker/service/repair-worker.ts';
 import { AdminClient } from './admin-client.ts';
 import { publicKeyFingerprint } from './key-fingerprint.ts';
+import { deleteKeysUnder } from '../daemon/store/key-scan.ts';
 
 export interface DemoOptions {
   /** Search budget of the repair job, ms. @defaultValue 20000 */
@@ -251,12 +252,7 @@ async function deletePrefix(url: string, prefix: string): Promise<number> {
   r.on('error', () => {});
   let n = 0;
   try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await r.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length) n += await r.unlink(...keys);
-    } while (cursor !== '0');
+    n = await deleteKeysUnder(r, prefix);
   } finally {
     r.disconnect();
   }

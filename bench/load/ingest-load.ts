@@ -18,6 +18,7 @@ import { Redis } from 'ioredis';
 import { loadConfig } from '../../config/load-config.ts';
 import { bullConnection, createRepairQueue } from '../../daemon/repair-queue.ts';
 import { spawnDaemon } from './spawn-daemon.ts';
+import { deleteKeysUnder } from '../../daemon/store/key-scan.ts';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '100' }, bulk: { type: 'string', default: '20000' } } });
 const seconds = Number(values.seconds);
@@ -123,12 +124,7 @@ try {
 } finally {
   await daemon.close();
   await repairQueue.close();
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-    cursor = next;
-    if (keys.length) await redis.unlink(...keys);
-  } while (cursor !== '0');
+  await deleteKeysUnder(redis, prefix);
   redis.disconnect();
   rmSync(dataDir, { recursive: true, force: true });
 }

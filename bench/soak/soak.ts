@@ -19,6 +19,7 @@ import { parseArgs } from 'node:util';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { createRepairClient, type RepairClient } from '../../sdk/index.ts';
+import { deleteKeysUnder, scanKeys } from '../../daemon/store/key-scan.ts';
 
 const { values: opts } = parseArgs({
   options: {
@@ -162,13 +163,7 @@ async function main(): Promise<void> {
     const fps = await redis.zrange(keys.appBugs, '0', '-1');
     let storedReports = 0;
     for (const fp of fps) storedReports += Number((await redis.hget(`${PREFIX}:bug:${fp}`, 'count')) ?? 0);
-    const bugKeys: string[] = [];
-    let cursor = '0';
-    do {
-      const [next, found] = await redis.scan(cursor, 'MATCH', `${PREFIX}:*`, 'COUNT', 5000);
-      cursor = next;
-      bugKeys.push(...found);
-    } while (cursor !== '0');
+    const bugKeys = await scanKeys(redis, `${PREFIX}:*`, 5000);
     const jobHashes = bugKeys.filter((k) => k.startsWith(`${PREFIX}:repair:`) && /^[0-9a-f]{16,}(-r\d+)?$/.test(k.slice(`${PREFIX}:repair:`.length)));
     const queue = new Queue('repair', { connection: { url: opts.redis! }, prefix: PREFIX });
     const jobCounts = await queue.getJobCounts('waiting', 'active', 'completed', 'failed', 'delayed', 'prioritized');
@@ -215,12 +210,7 @@ async function main(): Promise<void> {
     await sleep(1500);
     worker?.kill('SIGKILL');
     daemon.kill('SIGKILL');
-    let cursor = '0';
-    do {
-      const [next, found] = await redis.scan(cursor, 'MATCH', `${PREFIX}:*`, 'COUNT', 5000);
-      cursor = next;
-      if (found.length) await redis.unlink(...found);
-    } while (cursor !== '0');
+    await deleteKeysUnder(redis, PREFIX);
     redis.disconnect();
     rmSync(dataDir, { recursive: true, force: true });
   }

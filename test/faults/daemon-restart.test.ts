@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { createRepairClient, type RepairClient } from '../../sdk/index.ts';
 import { createDaemon, type Daemon } from '../../daemon/daemon-server.ts';
 import { quietLogger, SHOP_TOKEN, startHarness, until } from '../service/service-harness.ts';
+import { scanKeys } from '../../daemon/store/key-scan.ts';
 
 /**
  * Must hold: while 20 SDK instances (following the SSE manifest stream) report failures, the
@@ -61,13 +62,7 @@ describe('daemon restart while SDKs report', () => {
     await until(async () => clients.every((c) => c.stats().failuresQueued === 0) && settled() >= thrown, 20_000, 50).catch(() => {});
     const delivered = clients.reduce((s, c) => s + c.stats().failuresDelivered, 0);
     const dropped = clients.reduce((s, c) => s + c.stats().failuresDropped, 0);
-    let stored = 0;
-    let cursor = '0';
-    do {
-      const [next, keys] = await h.redis.scan(cursor, 'MATCH', `${h.config.prefix}:req:shop:*`, 'COUNT', 1000);
-      cursor = next;
-      stored += keys.length;
-    } while (cursor !== '0');
+    const stored = (await scanKeys(h.redis, `${h.config.prefix}:req:shop:*`)).length;
     console.log(`[daemon-restart] ${thrown} failures thrown, ${delivered} acknowledged, ${stored} stored, ${dropped} dropped; close() took ${closeTimes.map((x) => x.toFixed(0)).join(', ')} ms`);
     assert.equal(dropped, 0);
     assert.equal(delivered, thrown, 'every report was acknowledged after the restarts');

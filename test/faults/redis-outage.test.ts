@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { createRepairClient } from '../../sdk/index.ts';
 import { ADMIN_TOKEN, SHOP_TOKEN, recordedBatch, startHarness, until } from '../service/service-harness.ts';
 import { freePort, startRedis } from '../service/private-redis.ts';
+import { scanKeys } from '../../daemon/store/key-scan.ts';
 
 /**
  * Must hold, with a private redis-server (never the shared 6379) frozen (SIGSTOP: connections hang
@@ -68,13 +69,7 @@ describe('Redis unreachable for a while', () => {
     // `failuresQueued` excludes a batch in flight: wait until every report is accounted for.
     await until(async () => client.stats().failuresQueued === 0 && client.stats().failuresDelivered + client.stats().failuresDropped >= thrown, 30_000, 100).catch(() => {});
     const { failuresDelivered, failuresDropped } = client.stats();
-    let stored = 0;
-    let cursor = '0';
-    do {
-      const [next, keys] = await h.redis.scan(cursor, 'MATCH', `${h.config.prefix}:req:shop:*`, 'COUNT', 1000);
-      cursor = next;
-      stored += keys.length;
-    } while (cursor !== '0');
+    const stored = (await scanKeys(h.redis, `${h.config.prefix}:req:shop:*`)).length;
     console.log(`[redis-outage] ${OUTAGE_MS / 1000} s frozen: ${thrown} failures thrown, ${failuresDelivered} acknowledged, ${stored} stored, ${failuresDropped} dropped; slowest app call ${slowest.toFixed(1)} ms`);
     assert.equal(failuresDropped, 0, errors.filter((e) => e.startsWith('DELIVERY_REJECTED') || e.startsWith('QUEUE')).join('\n'));
     assert.equal(failuresDelivered, thrown);

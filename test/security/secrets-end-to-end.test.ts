@@ -7,6 +7,7 @@ import { startRepairWorker } from '../../worker/service/repair-worker.ts';
 import { completion, OpenAiStubServer, sendJson } from '../llm/openai-stub-server.ts';
 import { ADMIN_TOKEN, SHOP_TOKEN, startHarness, until } from '../service/service-harness.ts';
 import type { Redis } from 'ioredis';
+import { scanKeys } from '../../daemon/store/key-scan.ts';
 
 /**
  * Secrets in a failing call's arguments, under telling keys (password, apiKey, authorization) and
@@ -27,22 +28,17 @@ const NEEDLES = ['hunter2-Pa55word', 'live_key_7f3a9c2e', 'tok9a8b7c6d5e4f3', 'S
 
 async function dumpPrefix(redis: Redis, prefix: string): Promise<string> {
   const out: string[] = [];
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-    cursor = next;
-    for (const key of keys) {
-      const type = await redis.type(key);
-      let v: unknown;
-      if (type === 'string') v = await redis.get(key);
-      else if (type === 'hash') v = await redis.hgetall(key);
-      else if (type === 'list') v = await redis.lrange(key, 0, -1);
-      else if (type === 'set') v = await redis.smembers(key);
-      else if (type === 'zset') v = await redis.zrange(key, '0', '-1', 'WITHSCORES');
-      else if (type === 'stream') v = await redis.xrange(key, '-', '+');
-      out.push(`${key} ${JSON.stringify(v)}`);
-    }
-  } while (cursor !== '0');
+  for (const key of await scanKeys(redis, `${prefix}:*`)) {
+    const type = await redis.type(key);
+    let v: unknown;
+    if (type === 'string') v = await redis.get(key);
+    else if (type === 'hash') v = await redis.hgetall(key);
+    else if (type === 'list') v = await redis.lrange(key, 0, -1);
+    else if (type === 'set') v = await redis.smembers(key);
+    else if (type === 'zset') v = await redis.zrange(key, '0', '-1', 'WITHSCORES');
+    else if (type === 'stream') v = await redis.xrange(key, '-', '+');
+    out.push(`${key} ${JSON.stringify(v)}`);
+  }
   return out.join('\n');
 }
 

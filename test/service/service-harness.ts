@@ -9,6 +9,7 @@ import type { SutureConfig } from '../../config/config-settings.ts';
 import { createDaemon, type Daemon } from '../../daemon/daemon-server.ts';
 import { startRepairWorker, type RepairWorkerHandle } from '../../worker/service/repair-worker.ts';
 import type { FailureReport } from '../../core/wire.ts';
+import { deleteKeysUnder } from '../../daemon/store/key-scan.ts';
 
 export const ADMIN_TOKEN = 'admin-token-0123456789';
 export const SHOP_TOKEN = 'shop-token-abcdef';
@@ -77,12 +78,7 @@ export async function startHarness(overrides: Partial<SutureConfig> = {}, env: R
 }
 
 export async function deleteKeys(redis: Redis, prefix: string): Promise<void> {
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-    cursor = next;
-    if (keys.length) await redis.unlink(...keys);
-  } while (cursor !== '0');
+  await deleteKeysUnder(redis, prefix);
 }
 
 let counter = 0;
