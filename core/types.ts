@@ -19,7 +19,8 @@ export interface Block {
   description?: string;
 }
 
-export type CaseKind = 'failure' | 'recorded' | 'test';
+/** 'generated': an input made around the failing ones, with the original's answer as its expectation (see worker/engine/oracle-cases.ts). */
+export type CaseKind = 'failure' | 'recorded' | 'test' | 'generated';
 
 /**
  * One input plus an expectation.
