@@ -38,8 +38,11 @@ describe('repair engine', () => {
     assert.ok(!result.winner.suspect, 'the winner is not a known overfitting shape');
     assert.match(result.winner.diff, /^-.*enemy\.stats\.armor/m);
     assert.ok(result.localisation[0].reason === 'throw-site', 'the throw site ranks first');
-    // The winner's trial table shows every case passing.
-    assert.deepEqual(result.winner.trials.map((t) => t.outcome), ['pass', 'pass', 'pass']);
+    // The winner's trial table shows every case passing: the job's three, then the original's answers on generated inputs.
+    assert.deepEqual(result.winner.trials.slice(0, 3).map((t) => t.outcome), ['pass', 'pass', 'pass']);
+    assert.ok(result.oracle?.applied && result.oracle.cases > 0, 'a throw bug gets generated cases');
+    assert.equal(result.winner.trials.length, result.cases.length);
+    assert.ok(result.winner.trials.every((t) => t.outcome === 'pass'));
     assert.ok(events.includes('baseline') && events.includes('plausible') && events.at(-1) === 'done');
   });
 

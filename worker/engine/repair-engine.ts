@@ -8,6 +8,8 @@ import { editSize, editsSize, unifiedDiff } from './candidate-diff.ts';
 import { scoreCandidate } from './candidate-score.ts';
 import { deriveInvariants, invariantViolation, type BehaviourInvariants } from './behaviour-invariants.ts';
 import type { CandidateReport, EngineEvent, RepairResult } from './repair-report.ts';
+import { runBaseline } from './original-runs.ts';
+import { notApplied, oracleCases, oracleRule, type OracleOptions } from './oracle-cases.ts';
 
 export interface RepairOptions {
   /** Sandbox pool the trials run in (shared between jobs). */
@@ -38,6 +40,13 @@ export interface RepairOptions {
   minCaseMs?: number;
   /** Failed candidates kept in the report (plausible ones are always kept). @defaultValue 200 */
   keepFailed?: number;
+  /**
+   * The original is the oracle wherever it does not throw: for a bug whose failures are all throws (every
+   * case the original fails is a no-throw check, no case is a test script), inputs are generated around the
+   * failing inputs and recorded calls, and wherever the original returns normally its answer becomes a case
+   * (kind 'generated') every candidate must pass. `false` turns it off. @defaultValue true (40 inputs, seed 1)
+   */
+  oracle?: boolean | OracleOptions;
   onEvent?: (event: EngineEvent) => void;
   signal?: AbortSignal;
 }
@@ -47,8 +56,9 @@ export interface RepairOptions {
  * candidates from the generators into sandboxed trials, failing cases first and stopping each
  * candidate at its first failing case, and pick the best plausible one.
  */
-export async function repairBlock(block: Block, cases: Case[], options: RepairOptions): Promise<RepairResult> {
+export async function repairBlock(block: Block, jobCases: Case[], options: RepairOptions): Promise<RepairResult> {
   const started = performance.now();
+  let cases = jobCases;
   const budgetMs = options.budgetMs ?? 30_000;
   const deadline = started + budgetMs;
   const maxCandidates = options.maxCandidates ?? 20_000;
@@ -60,16 +70,20 @@ export async function repairBlock(block: Block, cases: Case[], options: RepairOp
   let trials = 0;
 
   const configured = { ...pool.limits, ...options.limits };
-  const baseline = await runBaseline(pool, block, cases, configured);
+  let baseline = await runBaseline(pool, block, cases, configured);
   trials += baseline.trials;
   const failingIds = new Set(baseline.results.filter((r) => r.outcome !== 'pass').map((r) => r.caseId));
   if (baseline.compileError) for (const c of cases) failingIds.add(c.id);
   emit({ type: 'baseline', failing: failingIds.size, total: cases.length });
 
+  const knownGood = cases.filter((c) => c.kind !== 'failure' && c.check !== 'no-throw' && !failingIds.has(c.id)).length;
   const result: RepairResult = {
     plausible: false,
     candidates: [],
     baseline,
+    cases,
+    knownGood,
+    warnings: [],
     localisation: [],
     generated: 0,
     tried: 0,
@@ -82,9 +96,31 @@ export async function repairBlock(block: Block, cases: Case[], options: RepairOp
     return finish();
   }
 
+  // The original's answers on inputs around the failing ones join the cases (see oracle-cases.ts).
+  const jobInvariants = deriveInvariants(cases);
+  if (options.oracle !== false) {
+    const rule = oracleRule(cases, failingIds, !baseline.compileError);
+    if (rule.applies) {
+      const made = await oracleCases(block, cases, failingIds, pool, configured, jobInvariants, rule.reason, options.oracle === true ? {} : options.oracle);
+      trials += made.trials;
+      cases = [...cases, ...made.cases];
+      baseline = { ...baseline, results: [...baseline.results, ...made.results] };
+      result.baseline = baseline;
+      result.cases = cases;
+      result.oracle = made.report;
+    } else {
+      result.oracle = notApplied(rule.reason);
+    }
+    emit({ type: 'oracle', report: result.oracle });
+  }
+  if (knownGood === 0) {
+    const generated = result.oracle?.cases ?? 0;
+    warn(`no known-good call: no recorded call of this block passes on the original, so only the failing input${failingIds.size === 1 ? '' : 's'}${generated > 0 ? ` and the original's answers on ${generated} generated input${generated === 1 ? '' : 's'}` : ''} say what a patch must do`);
+  }
+
   const candidateLimits = adaptiveLimits(baseline, configured, options.timeoutFactor ?? 20, options.minCaseMs ?? 50);
 
-  const invariants = deriveInvariants(cases);
+  const invariants = result.oracle?.cases ? deriveInvariants(cases) : jobInvariants;
   const noThrowIds = new Set(cases.filter((c) => c.check === 'no-throw').map((c) => c.id));
 
   // Failing cases first: they reject most candidates on the first trial.
@@ -258,6 +294,11 @@ export async function repairBlock(block: Block, cases: Case[], options: RepairOp
   }
   return finish();
 
+  function warn(message: string) {
+    result.warnings.push(message);
+    emit({ type: 'warning', message });
+  }
+
   function finish(): RepairResult {
     const plausible = result.candidates.filter((c) => c.status === 'plausible');
     plausible.sort((a, b) => (a.score ?? 0) - (b.score ?? 0) || a.rank - b.rank);
@@ -289,29 +330,6 @@ async function localise(block: Block, cases: Case[], baseline: TrialReport, pool
     // Source the instrumenter cannot handle still gets a uniform ranking below.
   }
   return { ranking: rankSuspicious(probes, runs, throwOffsets), trials };
-}
-
-/**
- * Runs the original on every case. A block that loops forever would cost the full limit on every case,
- * so the first pass uses a short probe limit and only the first case that timed out is run again with the
- * configured one: if it passes then, the block is merely slow and the timed-out cases are run again in full.
- */
-async function runBaseline(pool: SandboxPool, block: Block, cases: Case[], limits: SandboxLimits): Promise<TrialReport & { trials: number }> {
-  const probeMs = Math.min(limits.cpuMs, 200);
-  const probe = await pool.run({ block, cases, limits: { ...limits, cpuMs: probeMs, wallMs: Math.min(limits.wallMs, probeMs * 2) } });
-  let trials = probe.results.length;
-  const timedOut = probe.results.filter((r) => r.outcome === 'timeout').map((r) => r.caseId);
-  if (timedOut.length === 0 || probeMs === limits.cpuMs) return { ...probe, trials };
-  const first = cases.filter((c) => c.id === timedOut[0]);
-  const check = await pool.run({ block, cases: first, limits });
-  trials += check.results.length;
-  if (check.results[0]?.outcome === 'timeout') {
-    return { ...probe, results: probe.results.map((r) => (r.caseId === timedOut[0] ? check.results[0] : r)), trials };
-  }
-  const full = await pool.run({ block, cases: cases.filter((c) => timedOut.includes(c.id)), limits });
-  trials += full.results.length;
-  const byId = new Map(full.results.map((r) => [r.caseId, r]));
-  return { ...probe, results: probe.results.map((r) => byId.get(r.caseId) ?? r), trials };
 }
 
 function adaptiveLimits(baseline: TrialReport, limits: SandboxLimits, factor: number, floorMs: number): Partial<SandboxLimits> {

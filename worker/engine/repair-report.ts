@@ -1,4 +1,5 @@
-import type { CandidateSpec, SuspiciousRange, TrialReport, TrialResult } from '../../core/types.ts';
+import type { Case, CandidateSpec, SuspiciousRange, TrialReport, TrialResult } from '../../core/types.ts';
+import type { OracleReport } from './oracle-cases.ts';
 
 export type CandidateStatus = 'plausible' | 'failed' | 'compile-error' | 'duplicate' | 'skipped';
 
@@ -34,8 +35,19 @@ export interface RepairResult {
   winner?: CandidateReport;
   /** Every candidate tried, in trial order (plausible ones and a bounded sample of failures). */
   candidates: CandidateReport[];
-  /** How the original fared on the cases. */
+  /** How the original fared on the cases (the generated ones included). */
   baseline: TrialReport;
+  /** Every case candidates were judged on: the job's, then the generated ones (kind 'generated'). */
+  cases: Case[];
+  /** The original-as-oracle rule: whether it applied, inputs generated, cases made, inputs the original threw on. */
+  oracle?: OracleReport;
+  /**
+   * Known-good cases: recorded calls and tests the original passes. 0 means nothing but the failing inputs
+   * (and the original's answers on generated inputs) says what a patch must return; `warnings` says so.
+   */
+  knownGood: number;
+  /** Things a reader of the report must know, one line each (e.g. no known-good call). */
+  warnings: string[];
   localisation: SuspiciousRange[];
   /** Number of candidates generated (after de-duplication) and tried. */
   generated: number;
@@ -53,6 +65,8 @@ export interface RepairResult {
 
 export type EngineEvent =
   | { type: 'baseline'; failing: number; total: number }
+  | { type: 'oracle'; report: OracleReport }
+  | { type: 'warning'; message: string }
   | { type: 'localised'; top: SuspiciousRange[] }
   | { type: 'candidate'; candidate: CandidateReport }
   | { type: 'plausible'; candidate: CandidateReport }

@@ -4,7 +4,9 @@ import type { StoredFailureCase, StoredRecordedCall } from '../../daemon/store/s
 /**
  * The cases of one repair job: every stored failing input must no longer throw (kind 'failure',
  * check 'no-throw'), every recorded successful call must still return the same value and leave
- * its arguments in the same state (kind 'recorded', check 'value').
+ * its arguments in the same state (kind 'recorded', check 'value'). Every failure the SDK reports is
+ * a throw, so the engine adds the original's answers on inputs generated around these (kind
+ * 'generated', `RepairResult.cases`); a job with no recorded call gets a warning in its report.
  */
 export function buildJobCases(failures: StoredFailureCase[], recorded: StoredRecordedCall[]): Case[] {
   const cases: Case[] = [];
