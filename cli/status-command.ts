@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { BugRecord, PatchRecord } from '../daemon/store/service-store.ts';
+import { evidenceCounts, evidenceWarning, FAILING_INPUTS_ONLY } from '../core/patch-evidence.ts';
 import type { AdminClient } from './admin-client.ts';
 import { adminCommand, age, runAdmin, table } from './admin-command.ts';
 
@@ -54,12 +55,24 @@ export function jobsTable(jobs: JobRow[]): string {
   );
 }
 
+/**
+ * Patches with what they were checked against (cases by kind, re-check verdict); a patch checked
+ * against failing inputs only is marked ⚠ and named again under the table.
+ */
 export function patchesTable(patches: PatchRecord[]): string {
   if (!patches.length) return '(no patches)';
-  return table(
-    ['PATCH', 'APP', 'BLOCK', 'V', 'STATUS', 'ROLLOUT', 'PASSED', 'THREW', 'CREATED', 'FIX'],
-    patches.map((p) => [p.id, p.app, p.blockId, p.version, p.status, `${Math.round(p.rollout * 100)}%`, p.passed, p.threw, age(p.createdAt), `${p.score.generator}: ${p.score.description}`]),
+  const rows = table(
+    ['PATCH', 'APP', 'BLOCK', 'V', 'STATUS', 'ROLLOUT', 'PASSED', 'THREW', 'CREATED', 'CHECKED AGAINST', 'RE-CHECK', 'FIX'],
+    patches.map((p) => [
+      p.id, p.app, p.blockId, p.version, p.status, `${Math.round(p.rollout * 100)}%`, p.passed, p.threw, age(p.createdAt),
+      p.evidence ? `${evidenceWarning(p.evidence) ? '⚠ ' : ''}${evidenceCounts(p.evidence)}` : '(no evidence)',
+      p.evidence ? `${p.evidence.recheck.passed}/${p.evidence.recheck.total}` : '',
+      `${p.score.generator}: ${p.score.description}`,
+    ]),
   );
+  const thin = patches.filter((p) => evidenceWarning(p.evidence));
+  const warnings = thin.map((p) => `⚠ ${p.id}: checked against ${FAILING_INPUTS_ONLY} (no recorded call, no generated input)`);
+  return [rows, ...warnings].join('\n');
 }
 
 export function statusCommand(): Command {

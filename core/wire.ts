@@ -54,6 +54,25 @@ export interface SignedPatchFields {
   /** Replacement source, in the same form as the block (a function expression for SDK blocks). */
   source: string;
   fingerprint: string;
+  /** What the patch was checked against before signing; absent on patches signed before evidence existed. */
+  evidence?: PatchEvidence;
+}
+
+/**
+ * The cases a patch was checked against, counted by kind, and the verdict of its re-check in a fresh
+ * sandbox on every one of them. Signed with the patch, so it cannot be inflated after signing.
+ */
+export interface PatchEvidence {
+  /** Failing inputs (case kind 'failure'): each must no longer throw. */
+  failing: number;
+  /** Recorded successful calls (kind 'recorded'): same result, same argument state after. */
+  recorded: number;
+  /** Inputs generated around the recorded and failing ones (kind 'generated'). */
+  generated: number;
+  /** Test cases (kind 'test'). */
+  tests: number;
+  /** The re-check before signing: cases passed of cases run, in a sandbox that did not run the search. */
+  recheck: { passed: number; total: number };
 }
 
 export interface ManifestPatch extends SignedPatchFields {

@@ -128,6 +128,13 @@ export const patchWaitQuerySchema = {
   properties: { wait: { type: 'integer', minimum: 0, maximum: 600_000 } },
 } as const;
 
+/** Cases a patch was checked against, by kind, and its re-check verdict (core/wire.ts PatchEvidence; signed). */
+const count = { type: 'integer' } as const;
+export const patchEvidenceSchema = {
+  type: 'object',
+  properties: { failing: count, recorded: count, generated: count, tests: count, recheck: { type: 'object', properties: { passed: count, total: count } } },
+} as const;
+
 export const manifestPatchSchema = {
   type: 'object',
   properties: {
@@ -151,6 +158,7 @@ export const manifestPatchSchema = {
         editSize: { type: 'integer' },
       },
     },
+    evidence: patchEvidenceSchema,
   },
 } as const;
 

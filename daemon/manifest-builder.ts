@@ -17,6 +17,8 @@ export function toManifestPatch(p: PatchRecord): ManifestPatch {
     rollout: p.rollout,
     signature: p.signature,
     score: p.score,
+    // Signed with the patch (when present): the SDK's signature check needs it as stored.
+    ...(p.evidence ? { evidence: p.evidence } : {}),
   };
 }
 

@@ -286,6 +286,7 @@ function renderPatches(patches) {
       el('td', { className: 'mono small' }, score.generator || ''),
       el('td', { className: 'small', title: score.description || '' }, short(score.description || '', 60)),
       el('td', { className: 'num' }, `${score.passed}/${score.total}`),
+      evidenceCell(p),
       el('td', { className: 'num' }, el('span', { className: 'ok-text' }, String(p.passed)), ' / ', el('span', { className: 'bad-text' }, String(p.threw))),
       el('td', { className: 'small' }, time(p.updatedAt)),
       el('td', { className: 'actions' },
@@ -295,7 +296,18 @@ function renderPatches(patches) {
           el('button', { type: 'button', className: 'act act-download', dataset: { download: file, patch: p.id }, title: file === 'diff' ? 'unified diff against the block, for source control' : 'regression test for node --test', on: { click: () => download(p.id, file) } }, `⇩ ${file}`))),
     );
   });
-  replace($('patches'), table(['patch', 'block', 'status', 'rollout', 'generator', 'fix', 'cases', 'calls ✓/✗', 'updated', ''], rows, 'patches'));
+  replace($('patches'), table(['patch', 'block', 'status', 'rollout', 'generator', 'fix', 'cases', 'checked against', 'calls ✓/✗', 'updated', ''], rows, 'patches'));
+}
+
+/** Cases the patch was checked against by kind and its re-check before signing; thin evidence is flagged. */
+function evidenceCell(p) {
+  const e = p.evidence;
+  if (!e || !e.recheck) return el('td', { className: 'small hint evidence' }, 'no evidence recorded');
+  const counts = `${e.failing} failing · ${e.recorded} recorded · ${e.generated} generated · ${e.tests} tests`;
+  return el('td', { className: 'small evidence' },
+    el('div', null, counts),
+    el('div', { className: e.recheck.passed === e.recheck.total ? 'ok-text' : 'bad-text' }, `re-check ${e.recheck.passed}/${e.recheck.total}`),
+    p.evidenceWarning ? el('div', { className: 'warn-text evidence-warning', title: 'no recorded call and no generated input vouched for this patch' }, `⚠ ${p.evidenceWarning}`) : null);
 }
 
 function rolloutBar(rollout) {

@@ -1,10 +1,17 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { JobType } from 'bullmq';
+import { evidenceWarning } from '../../core/patch-evidence.ts';
 import type { PatchStatus } from '../../core/wire.ts';
 import type { DaemonContext } from '../daemon-context.ts';
 import { HttpError } from '../http-errors.ts';
 import { adminDecisionSchema, appQuerySchema, fingerprintSchema, idParamsSchema, patchIdSchema, policyUpdateSchema } from '../http-schemas.ts';
 import type { BugStatus, PatchRecord } from '../store/service-store.ts';
+
+/** A patch as the admin API shows it: the stored record, plus a warning when its evidence is thin. */
+export function patchView(p: PatchRecord): PatchRecord & { evidenceWarning?: string } {
+  const warning = evidenceWarning(p.evidence);
+  return warning ? { ...p, evidenceWarning: warning } : p;
+}
 
 const JOB_STATES = ['waiting', 'active', 'completed', 'failed', 'delayed', 'prioritized'] as const;
 
@@ -103,16 +110,17 @@ export function adminRoutes(app: FastifyInstance, ctx: DaemonContext): void {
     return job;
   });
 
-  app.get('/v1/admin/patches', { schema: { tags, summary: 'Every patch of an app with status, rollout and outcome counters', querystring: appQuerySchema } }, async (request) => {
+  app.get('/v1/admin/patches', { schema: { tags, summary: 'Every patch of an app with status, rollout, outcome counters and evidence (cases by kind, re-check verdict; `evidenceWarning` when thin)', querystring: appQuerySchema } }, async (request) => {
     const { app: a } = request.query as { app: string };
-    return (await store.readPatches(a));
+    const read = await store.readPatches(a);
+    return { ...read, patches: read.patches.map(patchView) };
   });
 
   app.get('/v1/admin/patches/:id', { schema: { tags, summary: 'One patch', params: idParamsSchema('id', patchIdSchema) } }, async (request) => {
     const { id } = request.params as { id: string };
     const patch = await store.getPatch(id);
     if (!patch) throw new HttpError(404, 'SUTURE_UNKNOWN_PATCH', `no patch ${id}`);
-    return patch;
+    return patchView(patch);
   });
 
   for (const [action, decision] of Object.entries(DECISIONS)) {
@@ -134,7 +142,8 @@ export function adminRoutes(app: FastifyInstance, ctx: DaemonContext): void {
         jobId = await scheduler.requeue(patch.fingerprint, patch.app);
         await store.audit({ actor: actorOf(request), action: 'requeue', target: patch.fingerprint, detail: { after: 'rollback', patchId: id, jobId } }, config.auditMax);
       }
-      return { patch: await store.getPatch(id), revision: r.revision, ...(jobId ? { jobId } : {}) };
+      const after = await store.getPatch(id);
+      return { patch: after && patchView(after), revision: r.revision, ...(jobId ? { jobId } : {}) };
     });
   }
 

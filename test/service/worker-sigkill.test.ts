@@ -93,8 +93,9 @@ test('publishing a bug round twice at once stores one version (the idempotence t
     status: 'plausible', passed: 1, total: 1, trials: [], ms: 1, score: 1,
   });
   const keys = h.daemon.context.keys;
+  const evidence = { failing: 1, recorded: 0, generated: 0, tests: 0, recheck: { passed: 1, total: 1 } };
   const results = await Promise.all(
-    ['a', 'b', 'c', 'd'].map((s) => publishPatch({ store, keys, config: h.config, bug, round: 1, winner: winner(`function (order) { return '${s}'; }`) })),
+    ['a', 'b', 'c', 'd'].map((s) => publishPatch({ store, keys, config: h.config, bug, round: 1, winner: winner(`function (order) { return '${s}'; }`), evidence })),
   );
   assert.equal(new Set(results.map((r) => r.patchId)).size, 1);
   assert.equal(results.filter((r) => r.stored).length, 1);
@@ -102,8 +103,8 @@ test('publishing a bug round twice at once stores one version (the idempotence t
   assert.equal((await store.readPatches('shop')).patches.length, 1);
   // The next bug round (after a requeue) gets the block's next version.
   assert.equal(await store.requeueBug(fingerprint), 2);
-  const next = await publishPatch({ store, keys, config: h.config, bug: (await store.getBug(fingerprint))!, round: 2, winner: winner('function (order) { return 0; }') });
+  const next = await publishPatch({ store, keys, config: h.config, bug: (await store.getBug(fingerprint))!, round: 2, winner: winner('function (order) { return 0; }'), evidence });
   assert.equal(next.version, 2);
   // A stale round (the job of round 1 finishing late) publishes nothing.
-  await assert.rejects(publishPatch({ store, keys, config: h.config, bug, round: 1, winner: winner('x') }), { code: 'SUTURE_STALE_ROUND' });
+  await assert.rejects(publishPatch({ store, keys, config: h.config, bug, round: 1, winner: winner('x'), evidence }), { code: 'SUTURE_STALE_ROUND' });
 });

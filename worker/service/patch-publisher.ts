@@ -1,6 +1,6 @@
 import { sign } from 'node:crypto';
 import { canonicalPatchPayload } from '../../core/patch-signature.ts';
-import type { PatchStatus, SignedPatchFields } from '../../core/wire.ts';
+import type { PatchEvidence, PatchStatus, SignedPatchFields } from '../../core/wire.ts';
 import type { SutureConfig } from '../../config/config-settings.ts';
 import { resolvePolicy } from '../../daemon/publication-policy.ts';
 import type { SigningKeys } from '../../daemon/signing-keys.ts';
@@ -27,7 +27,8 @@ export class StaleRoundError extends Error {
 }
 
 /**
- * Signs the winner and stores it as the bug round's one patch version. Idempotent per bug round:
+ * Signs the winner, with the evidence it was checked against, and stores it as the bug round's one
+ * patch version. Call only after the re-check passed (patch-recheck.ts). Idempotent per bug round:
  * the version number is reserved atomically the first time (the block's next version), and a
  * second publisher (a worker finishing the job of a killed one, a duplicate) gets that same
  * version and finds the patch already stored.
@@ -39,6 +40,8 @@ export async function publishPatch(p: {
   bug: BugRecord;
   round: number;
   winner: CandidateReport;
+  /** Cases by kind and the re-check verdict; signed with the patch. */
+  evidence: PatchEvidence;
 }): Promise<PublishResult> {
   const { store, bug, round, winner } = p;
   const reserved = await store.reservePatchVersion(bug, round);
@@ -54,6 +57,7 @@ export async function publishPatch(p: {
     version: reserved.version,
     source: winner.source,
     fingerprint: bug.fingerprint,
+    evidence: p.evidence,
   };
   const signature = sign(null, canonicalPatchPayload(fields), p.keys.privateKey).toString('base64');
   const doc: PatchDoc = {

@@ -1,4 +1,5 @@
 import type { CandidateReport, RepairResult } from '../engine/repair-report.ts';
+import type { RecheckResult } from './patch-recheck.ts';
 
 /** What the admin API shows of one repair job: the search's figures and the kept candidates. */
 export interface RepairJobReport {
@@ -16,6 +17,8 @@ export interface RepairJobReport {
   /** Plausible candidates by score, then failed ones in trial order, at most `keep`. */
   candidates: CandidateReport[];
   llm?: RepairResult['llm'];
+  /** The winner's re-check before signing (patch-recheck.ts); `refused` with the differing cases. */
+  recheck?: RecheckResult;
   finishedAt: string;
 }
 

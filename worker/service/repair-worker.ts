@@ -9,24 +9,29 @@ import { repairBlock } from '../engine/repair-engine.ts';
 import type { EngineEvent } from '../engine/repair-report.ts';
 import { LlmGenerator } from '../generators/llm/llm-generator.ts';
 import { SandboxPool } from '../sandbox/sandbox-pool.ts';
+import { evidenceFromCases } from '../../core/patch-evidence.ts';
 import { buildJobCases } from './job-cases.ts';
 import { publishPatch, StaleRoundError, type PublishResult } from './patch-publisher.ts';
+import { recheckWinner, type RecheckDifference } from './patch-recheck.ts';
 import { buildJobReport } from './repair-job-report.ts';
 
 /** Job progress as the admin API shows it. */
 export interface RepairJobProgress {
-  phase: 'starting' | 'baseline' | 'searching' | 'publishing' | 'done';
+  phase: 'starting' | 'baseline' | 'searching' | 'rechecking' | 'publishing' | 'done';
   cases?: number;
   failing?: number;
   tried: number;
   plausible: number;
   best?: { rank: number; generator: string; description: string; score?: number };
+  /** The winner's re-check in a fresh sandbox: cases passed of cases run; refused when any differs. */
+  recheck?: { passed: number; total: number; refused: boolean };
   workerPid: number;
 }
 
 export type RepairJobResult =
   | { outcome: 'published'; patch: PublishResult; tried: number; ms: number }
   | { outcome: 'no-patch'; stoppedBy: string; tried: number; ms: number }
+  | { outcome: 'refused'; passed: number; total: number; differing: RecheckDifference[]; tried: number; ms: number }
   | { outcome: 'skipped'; reason: string };
 
 export interface RepairWorkerHandle {
@@ -106,19 +111,38 @@ export async function startRepairWorker(config: SutureConfig, options: { logger?
       maxCandidates: config.maxCandidates,
       onEvent,
     });
-    await store.saveReport(fingerprint, round, buildJobReport(fingerprint, round, result, config.keepCandidates));
+    const report = buildJobReport(fingerprint, round, result, config.keepCandidates);
     if (!result.winner) {
+      await store.saveReport(fingerprint, round, report);
       await store.setBugStatus(fingerprint, round, 'unpatched');
       progress.phase = 'done';
       sendProgress(true);
       log.info({ fingerprint, round, stoppedBy: result.stoppedBy, tried: result.tried }, 'no plausible patch');
       return { outcome: 'no-patch', stoppedBy: result.stoppedBy, tried: result.tried, ms: Math.round(result.ms) };
     }
+    // Before signing: the winner again, in a sandbox host that never ran the search, on every case.
+    progress.phase = 'rechecking';
+    sendProgress(true);
+    const limits = { cpuMs: config.sandboxCpuMs, wallMs: config.sandboxWallMs, memoryMb: config.sandboxMemoryMb };
+    // Every case the search judged candidates on: the job's and those the engine generated.
+    const judged = result.cases ?? cases;
+    const recheck = await recheckWinner({ block: { source: block.source, description: block.description }, winner: result.winner, cases: judged, limits });
+    report.recheck = recheck;
+    progress.recheck = { passed: recheck.passed, total: recheck.total, refused: recheck.refused };
+    await store.saveReport(fingerprint, round, report);
+    if (recheck.refused) {
+      await store.setBugStatus(fingerprint, round, 'unpatched');
+      progress.phase = 'done';
+      sendProgress(true);
+      log.warn({ fingerprint, round, generator: result.winner.generator, passed: recheck.passed, total: recheck.total, differing: recheck.differing }, 'winner refused: its re-check verdict differs from the search');
+      return { outcome: 'refused', passed: recheck.passed, total: recheck.total, differing: recheck.differing, tried: result.tried, ms: Math.round(result.ms) };
+    }
     progress.phase = 'publishing';
     sendProgress(true);
     let patch: PublishResult;
     try {
-      patch = await publishPatch({ store, keys, config, bug, round, winner: result.winner });
+      const evidence = evidenceFromCases(judged, recheck);
+      patch = await publishPatch({ store, keys, config, bug, round, winner: result.winner, evidence });
     } catch (error) {
       if (error instanceof StaleRoundError) return { outcome: 'skipped', reason: error.message };
       throw error;
