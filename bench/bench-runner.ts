@@ -23,10 +23,19 @@ export interface BenchOptions {
   onBugDone?: (outcome: BugOutcome, done: number, total: number) => void;
 }
 
+/**
+ * What the winner of one bug is worth: `correct` passes hidden cases the search never saw;
+ * `overfitted` is plausible but fails one; `unverified` is plausible for a bug with no hidden case,
+ * so nothing beyond the visible cases vouches for it (never counted as correct).
+ */
+export type BugVerdict = 'correct' | 'overfitted' | 'unverified' | 'not-fixed' | 'error';
+
 export interface BugOutcome {
   id: string;
   bugType?: string;
+  verdict: BugVerdict;
   plausible: boolean;
+  /** Plausible and passes every hidden case, of which there is at least one. */
   correct: boolean;
   seconds: number;
   /** Seconds to the first plausible candidate. */
@@ -51,9 +60,16 @@ export interface BenchReport {
   summary: {
     bugs: number;
     plausible: number;
+    /** Plausible and passing every hidden case (bugs with hidden cases only). */
     correct: number;
+    /** Plausible for a bug without hidden cases: nothing judged the winner beyond the visible cases. */
+    unverified: number;
+    /** Plausible bugs with hidden cases (correct + overfitted): what overfitting is measured against. */
+    verifiedPlausible: number;
     /** Plausible but failing a hidden case: overfitted patches. */
     overfitted: number;
+    /** overfitted / verifiedPlausible, 0..1; null when no plausible bug had hidden cases. */
+    overfittedShare: number | null;
     medianSecondsToPlausible: number | null;
     trialsPerSecond: number;
     seconds: number;
@@ -91,13 +107,18 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
   const firsts = outcomes.flatMap((o) => (o.firstPlausibleSeconds !== undefined ? [o.firstPlausibleSeconds] : []));
   const searchSeconds = outcomes.reduce((s, o) => s + o.seconds, 0);
   const trialCount = outcomes.reduce((s, o) => s + o.trials, 0);
+  const count = (v: BugVerdict) => outcomes.filter((o) => o.verdict === v).length;
+  const verifiedPlausible = count('correct') + count('overfitted');
   return {
     suite: suite.name,
     summary: {
       bugs: outcomes.length,
       plausible: outcomes.filter((o) => o.plausible).length,
-      correct: outcomes.filter((o) => o.correct).length,
-      overfitted: outcomes.filter((o) => o.plausible && !o.correct).length,
+      correct: count('correct'),
+      unverified: count('unverified'),
+      verifiedPlausible,
+      overfitted: count('overfitted'),
+      overfittedShare: verifiedPlausible > 0 ? count('overfitted') / verifiedPlausible : null,
       medianSecondsToPlausible: median(firsts),
       trialsPerSecond: searchSeconds > 0 ? trialCount / (searchSeconds / Math.max(1, options.jobs ?? 1)) : 0,
       seconds,
@@ -117,10 +138,12 @@ async function repairOne(bug: SuiteBug, pool: SandboxPool, generators: ('templat
     let hiddenPassed = 0;
     if (winner && bug.hidden.length > 0) hiddenPassed = await countPasses(pool, { ...bug.block, source: winner.source }, bug.hidden);
     const plausible = result.plausible;
+    const verdict: BugVerdict = !plausible ? 'not-fixed' : bug.hidden.length === 0 ? 'unverified' : hiddenPassed === bug.hidden.length ? 'correct' : 'overfitted';
     return {
       ...base,
+      verdict,
       plausible,
-      correct: plausible && hiddenPassed === bug.hidden.length,
+      correct: verdict === 'correct',
       seconds: (performance.now() - started) / 1000,
       firstPlausibleSeconds: result.firstPlausibleMs !== undefined ? result.firstPlausibleMs / 1000 : undefined,
       candidates: result.tried,
@@ -133,7 +156,7 @@ async function repairOne(bug: SuiteBug, pool: SandboxPool, generators: ('templat
       stoppedBy: result.stoppedBy,
     };
   } catch (error) {
-    return { ...base, plausible: false, correct: false, seconds: (performance.now() - started) / 1000, candidates: 0, trials: 0, hiddenPassed: 0, plausibleCount: 0, stoppedBy: 'error', error: String((error as Error)?.message ?? error) };
+    return { ...base, verdict: 'error', plausible: false, correct: false, seconds: (performance.now() - started) / 1000, candidates: 0, trials: 0, hiddenPassed: 0, plausibleCount: 0, stoppedBy: 'error', error: String((error as Error)?.message ?? error) };
   }
 }
 

@@ -44,8 +44,7 @@ export function benchCommand(): Command {
 }
 
 function verdict(o: BugOutcome): string {
-  if (o.error) return 'error';
-  return o.correct ? 'correct' : o.plausible ? 'plausible' : 'not fixed';
+  return o.verdict === 'not-fixed' ? 'not fixed' : o.verdict;
 }
 
 function line(o: BugOutcome): string {
@@ -68,10 +67,23 @@ function printReport(report: BenchReport, diffs: boolean) {
     if (diffs && o.diff) out.write(o.diff.split('\n').slice(2).map((l) => '    ' + l).join('\n') + '\n');
   }
   const s = report.summary;
-  const pct = (n: number) => (s.bugs ? ((100 * n) / s.bugs).toFixed(1) : '0.0');
   out.write(`\nsuite ${report.suite}: ${s.bugs} bugs, generators ${s.generators.join(',')}, budget ${s.budgetSeconds}s per bug\n`);
-  out.write(`plausible ${s.plausible} (${pct(s.plausible)} %), correct ${s.correct} (${pct(s.correct)} %), overfitted ${s.overfitted} (${s.plausible ? ((100 * s.overfitted) / s.plausible).toFixed(1) : '0.0'} % of plausible)\n`);
+  out.write(`${benchFigures(s)}\n`);
   out.write(`median seconds to first plausible ${s.medianSecondsToPlausible?.toFixed(2) ?? '-'}, trials per second ${s.trialsPerSecond.toFixed(0)}, total ${s.seconds.toFixed(1)} s\n`);
+}
+
+/**
+ * The headline: `correct` counts only winners judged on hidden cases; a plausible winner for a bug
+ * without hidden cases is `unverified`, apart; overfitting is a share of the judged plausible ones.
+ */
+export function benchFigures(s: BenchReport['summary']): string {
+  const pct = (n: number, of: number) => (of ? ((100 * n) / of).toFixed(1) : '0.0');
+  return [
+    `plausible ${s.plausible} (${pct(s.plausible, s.bugs)} %)`,
+    `correct ${s.correct} (${pct(s.correct, s.bugs)} %)`,
+    `unverified ${s.unverified} (plausible, no hidden case to judge)`,
+    `overfitted ${s.overfitted} (${pct(s.overfitted, s.verifiedPlausible)} % of the ${s.verifiedPlausible} plausible with hidden cases)`,
+  ].join(', ');
 }
 
 function parseGenerators(value: string): string[] {
