@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext } from 'playwright-core';
 import type { RecordedCasesBatch } from '../../core/wire.ts';
+import { publishPatch } from '../../worker/service/patch-publisher.ts';
 import { ADMIN_TOKEN, failureReport, recordedBatch, startHarness, until } from '../service/service-harness.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -88,7 +89,14 @@ test('dashboard in headless Chromium: a bug and its pending patch appear live, a
   await page.locator(`#jobs tr[data-job="${ack.jobId}"]`).waitFor({ timeout: 5000 });
   const patchId = await pending.getAttribute('data-patch');
   assert.ok(patchId);
-  assert.equal((await (await admin(`/v1/admin/patches/${patchId}`)).json()).status, 'pending-approval');
+  const stored = await (await admin(`/v1/admin/patches/${patchId}`)).json();
+  assert.equal(stored.status, 'pending-approval');
+  // What the patch was checked against and its re-check before signing, as text.
+  const e = stored.evidence;
+  const evidence = await pending.locator('td.evidence').innerText();
+  assert.ok(evidence.includes(`${e.failing} failing · ${e.recorded} recorded · ${e.generated} generated · ${e.tests} tests`), evidence);
+  assert.ok(evidence.includes(`re-check ${e.recheck.total}/${e.recheck.total}`), evidence);
+  assert.ok(!evidence.includes('failing inputs only'), 'recorded calls vouched for it');
   // The candidates of the finished job, with the winner's diff one click away.
   const winner = page.locator('#bug-detail details').filter({ hasText: 'winner' }).first();
   await winner.waitFor({ timeout: 5000 });
@@ -125,6 +133,18 @@ test('dashboard in headless Chromium: a bug and its pending patch appear live, a
   assert.equal((await h.call('/v1/outcomes', { body: outcome })).status, 202);
   await page.locator('#chart .legend').filter({ hasText: 'passed 42' }).waitFor({ timeout: 5000 });
   assert.ok(await page.locator('#chart rect.bar-pass').count() >= 1);
+
+  // A patch that only the failing inputs vouched for is flagged in its row.
+  await h.worker!.close();
+  const thinAck = await (await h.call('/v1/failures', { body: failureReport({ block: { id: 'order-count', description: 'number of items', source: 'function (order) {\n  return order.items.length;\n}' } }) })).json();
+  const thinBug = (await h.daemon.context.store.getBug(thinAck.fingerprint))!;
+  const thin = await publishPatch({
+    store: h.daemon.context.store, keys: h.daemon.context.keys, config: h.config, bug: thinBug, round: 1,
+    winner: { rank: 1, generator: 'template:null-safety', description: 'default `order.items`', prior: 0.5, suspect: false, source: 'function (order) {\n  return (order.items ?? []).length;\n}', diff: '', editSize: 6, status: 'plausible', passed: 1, total: 1, trials: [], ms: 1, score: 1 },
+    evidence: { failing: 1, recorded: 0, generated: 0, tests: 0, recheck: { passed: 1, total: 1 } },
+  });
+  await page.locator(`#patches tr[data-patch="${thin.patchId}"] .evidence-warning`).filter({ hasText: '⚠ failing inputs only' }).waitFor({ timeout: 5000 });
+  assert.equal(await page.locator('#patches .evidence-warning').count(), 1, 'only the thin patch is flagged');
 
   if (process.env.SUTURE_SCREENSHOT) {
     mkdirSync(join(SCREENSHOT, '..'), { recursive: true });
