@@ -55,6 +55,15 @@ describe('generated inputs', () => {
     assert.deepEqual(two[0].args, [{ name: 'amy', age: 30, address: { city: 'Oslo', zip: '0150' } }], 'read paths filled from the same path of another input');
   });
 
+  test('a null the block reads through is filled; a string field takes the strings the block names', () => {
+    const nulls = generateInputs([{ args: [{ name: null, address: null }], failing: true }], readPaths({ source: greeting }), { max: 5 });
+    assert.deepEqual(nulls[0].args, [{ name: 'name', address: { city: 'city', zip: 'zip' } }]);
+    const lookup = readPaths({ source: "const ZONES = { DE: 499, GB: 899 };\nfunction quote(order) { return ZONES[order.country] + 1; }", entry: 'quote' });
+    assert.deepEqual(lookup.strings, ['DE', 'GB']);
+    const countries = generateInputs([{ args: [{ country: 'CH' }], failing: true }], lookup, { max: 100 });
+    assert.ok(countries.some((i) => JSON.stringify(i.args) === JSON.stringify([{ country: 'DE' }])));
+  });
+
   test('bounded and deterministic for a seed', () => {
     const read = readPaths({ source: greeting });
     const seeds = [{ args: [{ name: 'amy', tags: ['a', 'b'], n: 3 }], failing: true }, { args: [{ name: 'bo', n: 1 }], failing: false }];

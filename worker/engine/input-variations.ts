@@ -10,7 +10,7 @@
  */
 import type { Encoded } from '../../core/types.ts';
 import { decodeSnapshot } from '../../core/snapshot.ts';
-import { EACH, formatPath, type PathKey, type ReadPath, type ValueHint } from './read-paths.ts';
+import { EACH, formatPath, type BlockReads, type PathKey, type ReadPath, type ValueHint } from './read-paths.ts';
 
 export interface InputSeed {
   args: Encoded[];
@@ -48,7 +48,7 @@ type Fields = Record<string, Encoded> | Encoded[];
  * first), then in a seeded order the variations of read paths and values taken from other inputs,
  * then variations of fields the block does not read. Never an input equal to a seed.
  */
-export function generateInputs(seeds: readonly InputSeed[], read: { params: string[]; paths: ReadPath[] }, options: InputGenerationOptions = {}): GeneratedInput[] {
+export function generateInputs(seeds: readonly InputSeed[], read: BlockReads, options: InputGenerationOptions = {}): GeneratedInput[] {
   const max = options.max ?? 40;
   if (max <= 0 || seeds.length === 0) return [];
   const random = mulberry32(options.seed ?? 1);
@@ -70,7 +70,7 @@ export function generateInputs(seeds: readonly InputSeed[], read: { params: stri
   const bases = [...varied.map((s) => s.args), ...completions.map((c) => c.args)];
   bases.forEach((args, i) => {
     const from = i < varied.length ? '' : ` (${completions[i - varied.length].how})`;
-    for (const v of variationsOf(args, donors, read.params)) {
+    for (const v of variationsOf(args, donors, read)) {
       v.how += from;
       (isRead(read.paths, v.arg, v.keys) ? onReadPath : elsewhere).push(v);
     }
@@ -95,21 +95,25 @@ export function generateInputs(seeds: readonly InputSeed[], read: { params: stri
  * input where one has it, else a value of the type the block's use asks for, else (by variant) a
  * string or a number. Undefined when nothing was missing.
  */
-export function fillReadPaths(args: readonly Encoded[], read: { params: string[]; paths: ReadPath[] }, seeds: readonly InputSeed[], variant: 0 | 1 | 2, random: () => number = mulberry32(1)): GeneratedInput | undefined {
+export function fillReadPaths(args: readonly Encoded[], read: BlockReads, seeds: readonly InputSeed[], variant: 0 | 1 | 2, random: () => number = mulberry32(1)): GeneratedInput | undefined {
   const copy = structuredClone(args) as Encoded[];
   const filled: string[] = [];
   const leaves = read.paths.filter((p) => !read.paths.some((q) => q !== p && q.arg === p.arg && isPrefix(p.keys, q.keys)));
   for (const path of leaves) {
     while (copy.length <= path.arg) copy.push({ ...UNDEFINED });
-    if (isMissing(copy[path.arg])) copy[path.arg] = containerFor(path.keys[0]);
+    if (isMissing(copy[path.arg]) || copy[path.arg] === null) copy[path.arg] = containerFor(path.keys[0]);
     const leaf = () => leafValue(path, seeds, variant, random);
-    if (fillPath(copy[path.arg], path.keys, leaf)) filled.push(formatPath(read.params, path));
+    if (fillPath(copy[path.arg], path.keys, leaf, path.hint !== undefined)) filled.push(formatPath(read.params, path));
   }
   return filled.length > 0 ? { args: copy, how: `filled ${filled.join(', ')}${variant === 1 ? ' (numbers)' : variant === 2 ? ' (other values)' : ''}` } : undefined;
 }
 
-/** Fills the rest of `keys` under `node` in place; true when something was added. */
-function fillPath(node: Encoded, keys: readonly PathKey[], leaf: () => Encoded): boolean {
+/**
+ * Fills the rest of `keys` under `node` in place; true when something was added. A null the block reads
+ * through (a container on the way, or a leaf it calls a method on: `hinted`) counts as missing; a null
+ * leaf the block only passes on is a value and stays.
+ */
+function fillPath(node: Encoded, keys: readonly PathKey[], leaf: () => Encoded, hinted: boolean): boolean {
   if (keys.length === 0) return false;
   const fields = fieldsOf(node);
   if (!fields) return false;
@@ -121,21 +125,21 @@ function fillPath(node: Encoded, keys: readonly PathKey[], leaf: () => Encoded):
       fields.push(rest.length === 0 ? leaf() : containerFor(rest[0]));
       added = true;
     }
-    for (const item of fields) added = fillPath(item, rest, leaf) || added;
+    for (const item of fields) added = fillPath(item, rest, leaf, hinted) || added;
     return added;
   }
   if (Array.isArray(fields) && !/^\d+$/.test(key)) return false;
   const record = fields as Record<string, Encoded>;
-  if (isMissing(record[key])) {
+  if (isMissing(record[key]) || (record[key] === null && (rest.length > 0 || hinted))) {
     record[key] = rest.length === 0 ? leaf() : containerFor(rest[0]);
-    fillPath(record[key], rest, leaf);
+    fillPath(record[key], rest, leaf, hinted);
     return true;
   }
-  return fillPath(record[key], rest, leaf);
+  return fillPath(record[key], rest, leaf, hinted);
 }
 
 function leafValue(path: ReadPath, seeds: readonly InputSeed[], variant: 0 | 1 | 2, random: () => number): Encoded {
-  const donors = distinct(seeds.flatMap((s) => valuesAt(s.args[path.arg], path.keys)).filter((v) => !isMissing(v)));
+  const donors = distinct(seeds.flatMap((s) => valuesAt(s.args[path.arg], path.keys)).filter((v) => !isMissing(v) && v !== null));
   if (donors.length > 0) return structuredClone(donors[variant === 2 ? donors.length - 1 : 0]);
   const last = [...path.keys].reverse().find((k): k is string => typeof k === 'string') ?? 'value';
   const hint: ValueHint | undefined = path.hint ?? (variant === 1 ? 'number' : 'string');
@@ -152,8 +156,9 @@ interface Variation {
 }
 
 /** Every single-field variation of `args`: dropped, null, undefined, empty, varied, or taken from another input. */
-function variationsOf(args: readonly Encoded[], donors: readonly InputSeed[], params: readonly string[]): Variation[] {
+function variationsOf(args: readonly Encoded[], donors: readonly InputSeed[], read: BlockReads): Variation[] {
   const out: Variation[] = [];
+  const params = read.params;
   args.forEach((root, arg) => {
     for (const { keys, value, inArray } of walk(root).slice(0, MAX_PATHS_PER_ARG)) {
       const name = formatPath(params, { arg, keys });
@@ -162,6 +167,10 @@ function variationsOf(args: readonly Encoded[], donors: readonly InputSeed[], pa
       put(null, `${name} = null`);
       put(UNDEFINED, `${name} = undefined`);
       for (const [v, label] of scalarVariants(value)) put(v, `${name} = ${label}`);
+      // A string the block names (a lookup table's key, a compared literal) may take it down another path.
+      if (typeof value === 'string' && isRead(read.paths, arg, keys)) {
+        for (const text of read.strings) if (text !== value) put(text, `${name} = ${JSON.stringify(text)} (named by the block)`);
+      }
       const own = keyOf([value]);
       for (const donor of distinct(donors.flatMap((other) => valuesAt(other.args[arg], keys)))) {
         if (keyOf([donor]) !== own) put(donor, `${name} from another input`);

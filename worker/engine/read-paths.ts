@@ -42,8 +42,19 @@ export function formatPath(params: readonly string[], path: { arg: number; keys:
   return out;
 }
 
-/** The entry function's parameter names (`arg<i>` for a destructured one) and every path it reads; empty when the block does not parse. */
-export function readPaths(block: Block): { params: string[]; paths: ReadPath[] } {
+/** What the block reads: parameter names, property paths, and the strings it compares with or looks up (`'DE'`, a table's keys). */
+export interface BlockReads {
+  /** Parameter names (`arg<i>` for a destructured one). */
+  params: string[];
+  paths: ReadPath[];
+  /** String literals and object-literal keys of the whole block, at most MAX_STRINGS. */
+  strings: string[];
+}
+
+const MAX_STRINGS = 12;
+
+/** What the entry function reads; empty when the block does not parse. */
+export function readPaths(block: Block): BlockReads {
   let tree: SyntaxTree;
   let fn: SyntaxNode | undefined;
   try {
@@ -51,9 +62,9 @@ export function readPaths(block: Block): { params: string[]; paths: ReadPath[] }
     tree = new SyntaxTree(parsed.root);
     fn = parsed.form === 'expression' ? parsed.root : findEntry(tree, block.entry!);
   } catch {
-    return { params: [], paths: [] };
+    return { params: [], paths: [], strings: [] };
   }
-  if (!fn || !isFunctionNode(fn)) return { params: [], paths: [] };
+  if (!fn || !isFunctionNode(fn)) return { params: [], paths: [], strings: [] };
 
   const bindings = new Map<string, Prefix>();
   const found = new Map<string, ReadPath>();
@@ -134,7 +145,20 @@ export function readPaths(block: Block): { params: string[]; paths: ReadPath[] }
     }
     record({ arg: base.arg, keys: [...base.keys, key] }, hintFromUse(tree, node));
   }
-  return { params, paths: [...found.values()] };
+  return { params, paths: [...found.values()], strings: blockStrings(tree) };
+}
+
+/** Short strings the block names: literals (`'admin'`) and keys of object literals (a lookup table's `DE`, `GB`). */
+function blockStrings(tree: SyntaxTree): string[] {
+  const out = new Set<string>();
+  for (const node of tree.nodes) {
+    if (out.size >= MAX_STRINGS) break;
+    let text: unknown;
+    if (node.type === 'Literal') text = node.value;
+    else if (node.type === 'Property' && !node.computed && node.key.type === 'Identifier' && tree.parent(node)?.type === 'ObjectExpression') text = node.key.name;
+    if (typeof text === 'string' && text.length > 0 && text.length <= 40) out.add(text);
+  }
+  return [...out];
 }
 
 function findEntry(tree: SyntaxTree, entry: string): SyntaxNode | undefined {
