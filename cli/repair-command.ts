@@ -35,6 +35,13 @@ async function narrateRepair(suiteDir: string, bugId: string, budgetSeconds: num
   let shown = 0;
   const onEvent = (e: EngineEvent) => {
     if (e.type === 'baseline') out.write(`baseline: the original fails ${e.failing} of ${e.total} cases\n`);
+    if (e.type === 'oracle') {
+      const o = e.report;
+      out.write(o.applied
+        ? `generated inputs: ${o.generated}, ${o.cases} became cases (the original's answer), the original threw on ${o.originalThrew}${o.limits + o.misbehaved + o.unstable ? `, ${o.limits + o.misbehaved + o.unstable} dropped (limits, NaN-like answers, unstable)` : ''}\n`
+        : `generated inputs: none (${o.reason})\n`);
+    }
+    if (e.type === 'warning') out.write(`warning: ${e.message}\n`);
     if (e.type === 'localised') {
       out.write('suspicious code, most suspicious first:\n');
       for (const r of e.top.slice(0, 3)) out.write(`  ${r.score.toFixed(2)} ${r.reason.padEnd(10)} ${JSON.stringify(bug.block.source.slice(r.start, r.end).split('\n')[0].slice(0, 70))}\n`);

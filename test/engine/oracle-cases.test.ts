@@ -5,6 +5,7 @@ import { SandboxPool } from '../../worker/sandbox/sandbox-pool.ts';
 import { repairBlock } from '../../worker/engine/repair-engine.ts';
 import { generateInputs } from '../../worker/engine/input-variations.ts';
 import { EACH, readPaths } from '../../worker/engine/read-paths.ts';
+import { buildJobReport } from '../../worker/service/repair-job-report.ts';
 
 const greeting = '(user) => `${user.name.toUpperCase()}, ${user.address.city} ${user.address.zip}`';
 const amy: Case = { id: 'failure-1', kind: 'failure', check: 'no-throw', args: [{ name: 'amy' }] };
@@ -118,6 +119,11 @@ describe('the original is the oracle wherever it does not throw', () => {
 
     assert.equal(result.knownGood, 0);
     assert.ok(result.warnings.some((w) => /^no known-good call/.test(w)), result.warnings.join('\n'));
+    // The job report the admin API serves says so too.
+    const report = buildJobReport('fp', 1, result, 10);
+    assert.equal(report.knownGood, 0);
+    assert.deepEqual(report.warnings, result.warnings);
+    assert.equal(report.oracle?.cases, result.oracle.cases);
   });
 
   test('without the rule the same job publishes an answer that prints the address object', async () => {

@@ -13,6 +13,11 @@ export interface RepairJobReport {
   ms: number;
   firstPlausibleMs?: number;
   cases: { total: number; failing: number };
+  /** The original-as-oracle rule: inputs generated, cases made, inputs the original threw on. */
+  oracle?: RepairResult['oracle'];
+  /** Recorded calls (and tests) the original passes; 0 comes with a warning. */
+  knownGood: number;
+  warnings: string[];
   winner?: CandidateReport;
   /** Plausible candidates by score, then failed ones in trial order, at most `keep`. */
   candidates: CandidateReport[];
@@ -36,6 +41,9 @@ export function buildJobReport(fingerprint: string, round: number, result: Repai
     ms: Math.round(result.ms),
     firstPlausibleMs: result.firstPlausibleMs === undefined ? undefined : Math.round(result.firstPlausibleMs),
     cases: { total: result.baseline.results.length, failing: result.baseline.results.filter((r) => r.outcome !== 'pass').length },
+    oracle: result.oracle,
+    knownGood: result.knownGood,
+    warnings: result.warnings,
     winner: result.winner,
     candidates: [...plausible, ...others].slice(0, keep),
     llm: result.llm,
