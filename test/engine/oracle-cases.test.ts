@@ -116,6 +116,9 @@ describe('the original is the oracle wherever it does not throw', () => {
       assert.deepEqual(await answers(c.source), expected, `plausible candidate answers like the original: ${c.source}`);
     }
     if (result.winner) assert.deepEqual(await answers(result.winner.source), expected);
+    // Fixing `user.address.city` moves the throw to `user.address.zip`; the follow-up of that candidate fixes both.
+    assert.ok(result.winner, 'a two-edit fix is found by following up the candidate that moved the throw');
+    assert.match(result.winner.description, /; then /);
 
     assert.equal(result.knownGood, 0);
     assert.ok(result.warnings.some((w) => /^no known-good call/.test(w)), result.warnings.join('\n'));

@@ -10,6 +10,7 @@ import { deriveInvariants, invariantViolation, type BehaviourInvariants } from '
 import type { CandidateReport, EngineEvent, RepairResult } from './repair-report.ts';
 import { runBaseline } from './original-runs.ts';
 import { notApplied, oracleCases, oracleRule, type OracleOptions } from './oracle-cases.ts';
+import { MovedThrows } from './moved-throw.ts';
 
 export interface RepairOptions {
   /** Sandbox pool the trials run in (shared between jobs). */
@@ -98,8 +99,8 @@ export async function repairBlock(block: Block, jobCases: Case[], options: Repai
 
   // The original's answers on inputs around the failing ones join the cases (see oracle-cases.ts).
   const jobInvariants = deriveInvariants(cases);
+  const rule = oracleRule(cases, failingIds, !baseline.compileError);
   if (options.oracle !== false) {
-    const rule = oracleRule(cases, failingIds, !baseline.compileError);
     if (rule.applies) {
       const made = await oracleCases(block, cases, failingIds, pool, configured, jobInvariants, rule.reason, options.oracle === true ? {} : options.oracle);
       trials += made.trials;
@@ -169,6 +170,11 @@ export async function repairBlock(block: Block, jobCases: Case[], options: Repai
   if (llmInput && options.llm) llmRounds.push(llmRound(options.llm.generate(llmInput)));
   let refined = false;
 
+  // Candidates that fixed the first throw site but throw further on: followed up if nothing is plausible
+  // (bugs that are throws only, as for the oracle rule; tests and expected values judge the others).
+  const moved = new MovedThrows(new Map(baseline.results.filter((r) => failingIds.has(r.caseId)).map((r) => [r.caseId, r.error])));
+  let followedUp = !generators.includes('template') || !rule.applies;
+
   let firstPlausibleTried: number | undefined;
   let inFlight = 0;
   let failedKept = 0;
@@ -237,7 +243,10 @@ export async function repairBlock(block: Block, jobCases: Case[], options: Repai
       }
       result.candidates.push(candidate);
       emit({ type: 'plausible', candidate });
-    } else if (failedKept < keepFailed) {
+    } else {
+      moved.consider(candidate);
+    }
+    if (!plausible && failedKept < keepFailed) {
       failedKept++;
       candidate.diff = unifiedDiff(block.source, spec.source);
       result.candidates.push(candidate);
@@ -268,6 +277,17 @@ export async function repairBlock(block: Block, jobCases: Case[], options: Repai
           refined = true;
           llmRounds.push(llmRound(options.llm.refine(llmInput, feedbackFrom(result.candidates))));
           continue;
+        }
+        if (!followedUp && firstPlausibleTried === undefined) {
+          if (inFlight > 0) {
+            await delay(20);
+            continue;
+          }
+          followedUp = true;
+          if (moved.size > 0) {
+            templateIter = moved.followUps(block)[Symbol.iterator]();
+            continue;
+          }
         }
         return;
       }
