@@ -6,6 +6,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { loadConfig } from '../config/load-config.ts';
+import { describeEvidence } from '../core/patch-evidence.ts';
 import { verifyPatchSignature } from '../core/patch-signature.ts';
 import { createDaemon, type Daemon } from '../daemon/daemon-server.ts';
 import type { BugRecord, PatchRecord, StoredFailureCase } from '../daemon/store/service-store.ts';
@@ -156,7 +157,8 @@ export async function runDemo(o: DemoOptions): Promise<number> {
     section('5. The patch: published and signed');
     const patch = await waitFor(async () => (await admin.get<{ patches: PatchRecord[] }>(`/v1/admin/patches?app=${GAME_APP}`)).patches.find((p) => p.fingerprint === bug.fingerprint), 10_000, 'the patch');
     out(`  patch ${patch.id}: version ${patch.version} of block ${patch.blockId}, status ${patch.status}, rollout ${Math.round(patch.rollout * 100)}%`);
-    out(`  signature (Ed25519 over id, app, block, source hash, version, source): ${patch.signature.slice(0, 24)}…`);
+    out(`  checked against: ${describeEvidence(patch.evidence)}`);
+    out(`  signature (Ed25519 over id, app, block, source hash, version, source, evidence): ${patch.signature.slice(0, 24)}…`);
     out(`  signed by key ${publicKeyFingerprint(publicKey)}: ${verifyPatchSignature(patch, publicKey) ? 'signature verifies' : 'SIGNATURE DOES NOT VERIFY'}`);
     out('  the daemon announces it on the manifest stream (SSE); SDK instances verify it before running it');
 

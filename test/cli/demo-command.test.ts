@@ -21,6 +21,7 @@ describe('suture demo (npm start)', () => {
       ['rejected candidates', /#\d+\s+template:\S+\s+(wrong-result|threw|timeout) on failure-1/],
       ['the winning diff', /-  const armor = enemy\.stats\.armor;\n\s+\+  const armor = enemy\.stats\?\.armor \?\? 0;/],
       ['the signed patch', /patch [0-9a-f]{16}-v1: version 1 of block player-damage-calc, status active, rollout 100%/],
+      ['the evidence signed with it', /checked against: 1 failing, 3 recorded, \d+ generated, 0 tests; re-check (\d+)\/\1\b/],
       ['the signature checked', /signed by key SHA256:[0-9a-f:]+: signature verifies/],
       ['the held call rescued', /the held call returned: Ayla hits the ghost for 24: health 40 → 16/],
       ['patched events', /SDK event "patched".*for the held call[\s\S]*SDK event "patched".*from the manifest/],
