@@ -9,21 +9,24 @@ function valueCase(args: unknown[], expect: unknown): Case {
   return { id: 'c', kind: 'test', check: 'value', args, expect };
 }
 
-// One runner is one isolate: every candidate below runs in the same isolate as the one before it,
-// so these show that what a candidate changes stays in its own context (contexts start from the
-// harness snapshot, not from a shared one).
+// One runner is one isolate with one hardened context: every candidate below runs in the same
+// context as the one before it, each in a compartment of its own, so these show that what a
+// candidate changes stays in its own compartment (with and without the start-up snapshot).
 describe('TrialRunner fresh contexts', () => {
   for (const useSnapshot of [true, false]) {
     it(`a candidate sees nothing of the previous one (snapshot ${useSnapshot ? 'on' : 'off'})`, async () => {
       const runner = new TrialRunner(useSnapshot);
       runner.warm(LIMITS.memoryMb);
       try {
+        // Intrinsics are frozen (SES lockdown) and code runs in strict mode: each attempt on a
+        // built-in throws; what is left (its own globals) must not reach the next candidate.
         const tamper = `function f(a) {
+          const attempt = (fn) => { try { fn(); } catch {} };
           globalThis.leaked = 'yes';
-          Object.prototype.polluted = 'yes';
-          Array.prototype.push = function () { return 0; };
-          JSON.stringify = () => '{"status":"returned","actual":42}';
-          Map.prototype.get = () => 42;
+          attempt(() => { Object.prototype.polluted = 'yes'; });
+          attempt(() => { Array.prototype.push = function () { return 0; }; });
+          attempt(() => { JSON.stringify = () => '{"status":"returned","actual":42}'; });
+          attempt(() => { Map.prototype.get = () => 42; });
           console.log = () => { throw new Error('console replaced'); };
           globalThis.__sutureCov = 'hostile';
           return a;

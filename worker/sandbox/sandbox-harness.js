@@ -1,55 +1,59 @@
 /*
- * The in-sandbox harness: a plain script run in every fresh sandbox context right after
- * core/snapshot-codec.js and before the candidate. It installs two non-writable globals the
- * sandbox host calls (nothing else crosses the boundary; arguments and results are JSON strings):
+ * The in-sandbox harness: a plain script run in the sandbox context after SES, the snapshot codec
+ * and core/hardened-realm.js. It defines globals that only the sandbox host calls, through
+ * References it takes right after set-up (nothing of the candidate's can name them: every
+ * candidate runs in a compartment of its own, with a global object of its own):
  *
- *   __sutureBind(entry)  -> JSON {ok:true} | {ok:false,error}: find the entry function
- *                           ('' = the `__sutureBlock` binding of an entry-less function expression)
- *   __sutureRunSync(caseJson) -> JSON {status:'returned'|'threw'|'too-large', actual?,
- *                           argsAfter?, error?, covered?, bytes?}, or '' when the case's value is a
- *                           thenable: then
- *   __sutureFinish()      -> Promise<JSON> of the same shape, once that thenable settles
+ *   __sutureInit()            lock the realm down (SES lockdown: every intrinsic frozen)
+ *   __sutureLoad(loadJson)    -> JSON {ok:true} | {ok:false,error}: evaluate a candidate in a fresh
+ *                                compartment; loadJson is {source, entry ('' = function
+ *                                expression), names (other top-level declarations), free (names
+ *                                read but never declared), coverage}
+ *   __sutureRunSync(caseJson) -> JSON {status:'returned'|'threw'|'too-large', actual?, argsAfter?,
+ *                                error?, covered?, bytes?}, or '' when the case's value is a
+ *                                thenable: then
+ *   __sutureFinish()          -> Promise<JSON> of the same shape, once that thenable settles
+ *   __sutureDrop()            forget the loaded candidate
  *
- * The built-ins it needs are captured here, before the candidate can replace them, so a
- * candidate that monkey-patches globals changes its own behaviour, not the harness's verdict.
+ * How a verdict stays out of the candidate's reach:
+ * - the harness and codec live in the start compartment, whose intrinsics lockdown froze, so no
+ *   accessor on a prototype, replaced method or shadowed global reaches the code that encodes
+ *   the result or decides the outcome;
+ * - a result is read once, by the codec, into data: that copy is what the host compares, as it is
+ *   what an app gets from a patch in the SDK (getters, toJSON, Symbol.toPrimitive, valueOf and
+ *   thenables give the judge what they would give the app);
+ * - a `script` case runs in a compartment of its own whose `console.assert` belongs to the
+ *   harness; the candidate's declarations reach it as guarded functions whose answers are copied
+ *   the same way, and a failed assertion fails the case even if something caught the throw.
  */
 (function installSutureHarness() {
   'use strict';
   const g = globalThis;
   const codec = createSnapshotCodec({});
+  const realm = createHardenedRealm({
+    // Stacks stay readable (fault localisation reads block.js positions from them); the rest keeps
+    // the behaviour blocks have in Node (locale-aware formatting, the console we install).
+    errorTaming: 'unsafe',
+    stackFiltering: 'verbose',
+    overrideTaming: 'moderate',
+    consoleTaming: 'unsafe',
+    localeTaming: 'unsafe',
+    evalTaming: 'unsafe-eval',
+    reporting: 'none',
+  });
   const apply = Reflect.apply;
+  const construct = Reflect.construct;
   const defineProperty = Object.defineProperty;
   const JSONParse = JSON.parse;
   const isArray = Array.isArray;
-  const indirectEval = g.eval;
   const SafeString = String;
   const StringIndexOf = String.prototype.indexOf;
   const StringSlice = String.prototype.slice;
   const StringCharCodeAt = String.prototype.charCodeAt;
-
-  class AssertionError extends Error {
-    constructor(message) {
-      super(message);
-      defineProperty(this, 'name', { value: 'AssertionError', writable: true, configurable: true });
-    }
-  }
-  const noop = function () {};
-  const quietConsole = {
-    log: noop, info: noop, warn: noop, error: noop, debug: noop, trace: noop, dir: noop, dirxml: noop,
-    table: noop, group: noop, groupCollapsed: noop, groupEnd: noop, time: noop, timeEnd: noop,
-    timeLog: noop, count: noop, countReset: noop, clear: noop,
-    assert(condition, ...rest) {
-      if (condition) return;
-      let message = 'Assertion failed';
-      if (rest.length) {
-        message = '';
-        for (let i = 0; i < rest.length; i++) message += (i ? ' ' : '') + safeString(rest[i]);
-      }
-      throw new AssertionError(message);
-    },
-  };
-  defineProperty(g, 'console', { value: quietConsole, writable: true, configurable: true });
-  defineProperty(g, 'AssertionError', { value: AssertionError, writable: true, configurable: true });
+  const PromiseCtor = Promise;
+  const PromiseResolve = Promise.resolve;
+  const PromiseThen = Promise.prototype.then;
+  const ErrorCtor = Error;
 
   function safeString(v) {
     try {
@@ -59,7 +63,7 @@
     }
   }
 
-  /** 1-based line/column of the innermost `block.js` frame in a V8 stack, if any. */
+  /** 1-based line/column, in the block's own text, of the innermost `block.js` frame of a V8 stack. */
   function blockPosition(stack) {
     let start = 0;
     while (start < stack.length) {
@@ -90,8 +94,8 @@
         col = col * 10 + (c - 48);
         digits++;
       }
-      if (!digits) continue;
-      return { line: ln, column: col };
+      if (!digits || ln <= realm.PREFIX_LINES) continue;
+      return { line: ln - realm.PREFIX_LINES, column: col };
     }
     return null;
   }
@@ -124,57 +128,80 @@
     return info;
   }
 
-  function isIdentifier(s) {
-    if (typeof s !== 'string' || s.length === 0 || s.length > 200) return false;
-    for (let i = 0; i < s.length; i++) {
-      const c = apply(StringCharCodeAt, s, [i]);
-      const ok = (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 36 || c === 95 || c > 127 || (i > 0 && c >= 48 && c <= 57);
-      if (!ok) return false;
-    }
-    return true;
+  function isThenable(v) {
+    return v !== null && (typeof v === 'object' || typeof v === 'function') && typeof v.then === 'function';
   }
 
-  let entryFn = null;
+  /** What a reader outside the candidate gets of a value: the codec's copy, read once. */
+  function copyOut(v) {
+    return codec.decode(codec.encode(v));
+  }
 
-  function bind(entry) {
+  /** A real promise of the copied value of a thenable (awaited as the app would await it). */
+  function copyLater(v) {
+    return apply(PromiseThen, apply(PromiseResolve, PromiseCtor, [v]), [copyOut]);
+  }
+
+  /** A candidate's declaration as a `script` case sees it: functions answer with copies. */
+  function guarded(value) {
+    if (typeof value !== 'function') return copyOut(value);
+    return function guardedCall(...args) {
+      if (new.target !== undefined) return construct(value, args);
+      const out = apply(value, this, args);
+      return isThenable(out) ? copyLater(out) : copyOut(out);
+    };
+  }
+
+  // ---- the loaded candidate ----
+  let current = null;
+  /** Promise of the JSON result of the case whose value was a thenable, for __sutureFinish. */
+  let pending = null;
+
+  function load(loadJson) {
+    current = null;
+    pending = null;
     try {
-      const name = entry === '' ? '__sutureBlock' : entry;
-      if (!isIdentifier(name)) {
-        return codec.stringify({ ok: false, error: { name: 'EntryNotFound', message: 'entry is not an identifier: ' + safeString(entry) } });
-      }
-      // A global lexical binding (`const f = ...`) is not a property of globalThis, but a
-      // separate script naming it sees it.
-      const fn = indirectEval(name);
-      if (typeof fn !== 'function') {
-        return codec.stringify({ ok: false, error: { name: 'EntryNotFound', message: name + ' is ' + typeof fn + ', not a function' } });
-      }
-      entryFn = fn;
+      const r = JSONParse(loadJson);
+      const cov = r.coverage === true ? [] : null;
+      const c = realm.compartment(cov === null ? undefined : { __sutureCov: cov });
+      const names = isArray(r.names) ? r.names : [];
+      if (isArray(r.free)) realm.undeclared(c, r.free);
+      const loaded = realm.evaluateBlock(c, typeof r.source === 'string' ? r.source : '', typeof r.entry === 'string' ? r.entry : '', names);
+      current = { fn: loaded.entry, entryName: r.entry === '' ? '__sutureBlock' : r.entry, names: loaded.names, values: loaded.values, cov };
       return codec.stringify({ ok: true });
     } catch (e) {
       const info = errorInfo(e);
-      if (info.name === 'ReferenceError') info.name = 'EntryNotFound';
+      if (info.name === 'SyntaxError' && realm.isSesRejection(info.message)) info.sesRejection = true;
       return codec.stringify({ ok: false, error: info });
     }
   }
 
+  function drop() {
+    current = null;
+    pending = null;
+  }
+
   function covered() {
     const ids = [];
+    const cov = current === null ? null : current.cov;
+    if (cov === null) return ids;
     try {
-      const cov = g.__sutureCov;
-      if (cov === null || typeof cov !== 'object') return ids;
       const n = cov.length > 1000000 ? 1000000 : cov.length >>> 0;
       for (let i = 0; i < n; i++) if (cov[i]) ids[ids.length] = i;
     } catch {
-      /* the candidate replaced __sutureCov with something hostile */
+      /* unreadable coverage: none */
     }
     return ids;
   }
 
-  /** Promise of the JSON result of the case whose value was a thenable, for __sutureFinish. */
-  let pending = null;
-
-  function isThenable(v) {
-    return v !== null && (typeof v === 'object' || typeof v === 'function') && typeof v.then === 'function';
+  function resetCoverage() {
+    const cov = current === null ? null : current.cov;
+    if (cov === null) return;
+    try {
+      cov.length = 0;
+    } catch {
+      /* the candidate made it unwritable: coverage will say so by being wrong, not the verdict */
+    }
   }
 
   function record(c, out, args, value) {
@@ -188,12 +215,40 @@
     }
   }
 
-  function conclude(c, out) {
+  function conclude(c, out, asserts) {
+    if (asserts !== null && asserts.failed !== null && out.status === 'returned') {
+      out.status = 'threw';
+      out.error = asserts.failed;
+    }
     if (c.coverage) out.covered = covered();
     const text = codec.stringify(out);
     // Refuse oversized results here, so they never cross into the host.
     if (text.length > c.maxResultBytes) return codec.stringify({ status: 'too-large', bytes: text.length });
     return text;
+  }
+
+  /** The compartment a `script` case runs in, with the harness's console and guarded declarations. */
+  function scriptCompartment(asserts) {
+    const assertion = function assert(condition, ...rest) {
+      if (condition) return;
+      let message = 'Assertion failed';
+      if (rest.length) {
+        message = '';
+        for (let i = 0; i < rest.length; i++) message += (i ? ' ' : '') + safeString(rest[i]);
+      }
+      const e = new ErrorCtor(message);
+      defineProperty(e, 'name', { value: 'AssertionError', writable: true, configurable: true });
+      if (asserts.failed === null) asserts.failed = { name: 'AssertionError', message };
+      throw e;
+    };
+    const extra = {};
+    for (let i = 0; i < current.names.length; i++) extra[current.names[i]] = guarded(current.values[i]);
+    // The names the case calls are the candidate's; its console is the harness's.
+    const c = realm.compartment(extra);
+    const console = c.globalThis.console;
+    defineProperty(console, 'assert', { value: assertion, writable: false, enumerable: true, configurable: false });
+    realm.harden(console);
+    return c;
   }
 
   // Synchronous first: most candidates return a plain value, and a synchronous call saves the
@@ -204,41 +259,46 @@
     const c = JSONParse(caseJson);
     const out = { status: 'returned' };
     const args = [];
-    if (c.coverage) defineProperty(g, '__sutureCov', { value: [], writable: true, configurable: true });
+    let asserts = null;
+    resetCoverage();
     try {
+      if (current === null) throw new ErrorCtor('no candidate is loaded');
       let value;
       if (c.check === 'script') {
-        value = indirectEval(c.script);
+        asserts = { failed: null };
+        const sc = scriptCompartment(asserts);
+        // The entry reaches the case under its own name (`__sutureBlock` for a function expression).
+        defineProperty(sc.globalThis, current.entryName, { value: guarded(current.fn), writable: true, configurable: true });
+        value = sc.evaluate(typeof c.script === 'string' ? c.script : '');
       } else {
-        if (entryFn === null) throw new Error('entry function is not bound');
         const encodedArgs = isArray(c.args) ? c.args : [];
         // Each argument is its own snapshot (ids are local to it), as Case.args is Encoded[].
         for (let i = 0; i < encodedArgs.length; i++) args[i] = codec.decode(encodedArgs[i]);
-        value = apply(entryFn, undefined, args);
+        value = apply(current.fn, undefined, args);
       }
       if (isThenable(value)) {
         // Await it now, inside this call, so a rejection has a handler before isolated-vm's
         // end-of-call check for unhandled rejections, and its microtasks run under the limit.
-        pending = settle(c, out, args, value);
+        pending = settle(c, out, args, value, asserts);
         return '';
       }
       record(c, out, args, value);
     } catch (e) {
       out.status = 'threw';
-      out.error = errorInfo(e);
+      out.error = asserts !== null && asserts.failed !== null ? asserts.failed : errorInfo(e);
     }
-    return conclude(c, out);
+    return conclude(c, out, asserts);
   }
 
-  async function settle(c, out, args, value) {
+  async function settle(c, out, args, value, asserts) {
     try {
       record(c, out, args, await value);
     } catch (e) {
       out.status = 'threw';
-      out.error = errorInfo(e);
+      out.error = asserts !== null && asserts.failed !== null ? asserts.failed : errorInfo(e);
     }
     try {
-      return { text: conclude(c, out) };
+      return { text: conclude(c, out, asserts) };
     } catch (e) {
       return { error: e };
     }
@@ -247,13 +307,20 @@
   async function finish() {
     const p = pending;
     pending = null;
-    if (p === null) throw new Error('no case is waiting');
+    if (p === null) throw new ErrorCtor('no case is waiting');
     const r = await p;
     if (r.error !== undefined) throw r.error;
     return r.text;
   }
 
-  defineProperty(g, '__sutureBind', { value: bind });
-  defineProperty(g, '__sutureRunSync', { value: runSync });
-  defineProperty(g, '__sutureFinish', { value: finish });
+  function init() {
+    realm.lock();
+    return 'ok';
+  }
+
+  defineProperty(g, '__sutureInit', { value: init, configurable: true });
+  defineProperty(g, '__sutureLoad', { value: load, configurable: true });
+  defineProperty(g, '__sutureRunSync', { value: runSync, configurable: true });
+  defineProperty(g, '__sutureFinish', { value: finish, configurable: true });
+  defineProperty(g, '__sutureDrop', { value: drop, configurable: true });
 })();

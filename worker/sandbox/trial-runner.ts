@@ -3,25 +3,29 @@
  * sandbox-host.ts), never in the worker itself: a V8 out-of-memory abort takes the whole process
  * down, and it must be a process we can lose.
  *
- * One isolate per runner, a fresh context per request. Nothing from this process is reachable
- * inside: each new context starts as its own copy of a start-up snapshot in which the codec and
- * harness scripts have run (or runs both scripts itself without one); cases go in as JSON strings and results come out as JSON strings (no References or
- * callbacks are ever handed to sandboxed code). The comparison with the expectation happens out
- * here, so a candidate can't vouch for itself.
+ * One isolate per runner, holding one hardened context: SES, the snapshot codec, the hardened
+ * realm and the harness are set up in it, then `lockdown()` freezes every intrinsic. Each request
+ * evaluates its candidate in a compartment of its own (a fresh global object, nothing shared it
+ * can change), so one candidate sees nothing of the previous one, and none can reach the harness
+ * that encodes its results. Cases go in as JSON strings and results come out as JSON strings (no
+ * References or callbacks are ever handed to sandboxed code). The comparison with the expectation
+ * happens out here, so a candidate can't vouch for itself.
  */
 import { readFileSync } from 'node:fs';
 import ivm from 'isolated-vm';
 import type { Block, Case, SandboxLimits, TrialError, TrialReport, TrialRequest, TrialResult } from '../../core/types.ts';
-import { normaliseSnapshot, SNAPSHOT_CODEC_SOURCE, snapshotEqual } from '../../core/snapshot.ts';
+import { normaliseSnapshot, snapshotEqual } from '../../core/snapshot.ts';
+import { BLOCK_PREFIX_LINES, REALM_SETUP_SCRIPTS } from '../../core/hardened-realm.ts';
 import { offsetOfPosition } from './source-position.ts';
+import { blockNames, type BlockNames } from './block-names.ts';
 
 const HARNESS_SOURCE = readFileSync(new URL('./sandbox-harness.js', import.meta.url), 'utf8');
+const SETUP_SCRIPTS = [...REALM_SETUP_SCRIPTS, { code: HARNESS_SOURCE, filename: 'sandbox-harness.js' }];
 
-/** An entry-less block is a function expression; the prefix sits on its own line (lineOffset -1). */
-const ENTRYLESS_PREFIX = 'const __sutureBlock = (\n';
-const ENTRYLESS_SUFFIX = '\n);';
-/** Our own setup scripts are small; a bound keeps a poisoned isolate from hanging setup. */
-const SETUP_TIMEOUT_MS = 2000;
+/** A compile-only check of a candidate that did not evaluate: the block's text starts on line 2. */
+const STRICT_PREFIX = '"use strict";\n';
+/** Our own set-up (lockdown included) is bounded, so a poisoned isolate cannot hang it. */
+const SETUP_TIMEOUT_MS = 5000;
 /** Recycle the isolate after this many requests or when its heap stays over half the limit. */
 const MAX_REQUESTS_PER_ISOLATE = 2000;
 const TIMED_OUT = 'Script execution timed out.';
@@ -29,19 +33,17 @@ const TIMED_OUT = 'Script execution timed out.';
 const ASYNC_VISIT_EVERY = 4;
 
 /**
- * A V8 start-up snapshot with the codec and harness already run: every context created in an
- * isolate made from it starts as its own copy of that state, about a third cheaper than running
- * both scripts in each new context. Built once per process; null where isolated-vm can't make one.
+ * A V8 start-up snapshot in which SES, the codec, the realm and the harness scripts have run
+ * (lockdown cannot be in it: V8 must still write to the intrinsics of each new context), so a new
+ * isolate skips compiling half a megabyte of SES. Built once per process; null where isolated-vm
+ * can't make one.
  */
 let setupSnapshot: ivm.ExternalCopy<ArrayBuffer> | null | undefined;
 
 function harnessSnapshot(): ivm.ExternalCopy<ArrayBuffer> | null {
   if (setupSnapshot === undefined) {
     try {
-      setupSnapshot = ivm.Isolate.createSnapshot([
-        { code: SNAPSHOT_CODEC_SOURCE, filename: 'snapshot-codec.js' },
-        { code: HARNESS_SOURCE, filename: 'sandbox-harness.js' },
-      ]);
+      setupSnapshot = ivm.Isolate.createSnapshot(SETUP_SCRIPTS);
     } catch {
       setupSnapshot = null;
     }
@@ -69,12 +71,16 @@ function settleSync<T>(f: () => T): Settled<T> {
   }
 }
 
-interface Prepared {
+/** The hardened context of the current isolate and the harness entry points the host calls. */
+interface Realm {
   context: ivm.Context;
+  load: ivm.Reference<(loadJson: string) => string>;
   run: ivm.Reference<(caseJson: string) => string>;
+  finish: ivm.Reference<() => Promise<string>>;
+  drop: ivm.Reference<() => void>;
 }
 
-type PrepareResult = { ok: true; prepared: Prepared } | { ok: false; error: TrialError; outcome: 'threw' | 'timeout' | 'memory' };
+type PrepareResult = { ok: true; realm: Realm } | { ok: false; error: TrialError; outcome: 'threw' | 'timeout' | 'memory' };
 
 /** What the harness hands back for one case. */
 interface HarnessResult {
@@ -88,15 +94,15 @@ interface HarnessResult {
 
 export class TrialRunner {
   #isolate: ivm.Isolate | null = null;
+  #realm: Realm | null = null;
   #memoryMb = 0;
-  #setup: ivm.Script[] = [];
   #requestsOnIsolate = 0;
   /** Isolates created so far (1 + replacements after memory blow-ups, stuck code, recycling). */
   isolatesCreated = 0;
 
   /**
-   * @param useSnapshot - start contexts from a start-up snapshot holding the codec and harness
-   * (falls back to running both scripts in each context when isolated-vm can't make one).
+   * @param useSnapshot - start isolates from a start-up snapshot holding SES, codec, realm and
+   * harness (falls back to running the scripts in each new isolate when isolated-vm can't make one).
    * @defaultValue true
    */
   constructor(readonly useSnapshot = true) {}
@@ -110,7 +116,10 @@ export class TrialRunner {
     const started = performance.now();
     const results: TrialResult[] = [];
     const block = request.block;
-    let prepared: Prepared | null = null;
+    const cases = Array.isArray(request.cases) ? request.cases : [];
+    const coverage = request.coverage === true;
+    const names = blockNames(block.source, block.entry === undefined || block.entry === '');
+    let realm: Realm | null = null;
     let unsent: TrialResult | undefined;
     let tainted = false;
     const flush = () => {
@@ -118,17 +127,17 @@ export class TrialRunner {
       unsent = undefined;
     };
     try {
-      const first = await this.#prepare(block, limits);
+      const first = this.#prepare(block, limits, names, coverage);
       if (!first.ok) {
         if (first.outcome !== 'threw') tainted = true;
         return { compileError: first.error, results, ms: performance.now() - started };
       }
-      prepared = first.prepared;
-      for (const c of Array.isArray(request.cases) ? request.cases : []) {
+      realm = first.realm;
+      for (const c of cases) {
         flush();
-        if (prepared === null) {
+        if (realm === null) {
           // The isolate was replaced (memory blow-up or stuck code): rebuild the candidate in a new one.
-          const again = await this.#prepare(block, limits);
+          const again = this.#prepare(block, limits, names, coverage);
           if (!again.ok) {
             const r: TrialResult = { caseId: c.id, outcome: again.outcome === 'threw' ? 'crashed' : again.outcome, ms: 0, error: again.error };
             results.push(r);
@@ -136,10 +145,10 @@ export class TrialRunner {
             if (request.stopOnFirstFailure) break;
             continue;
           }
-          prepared = again.prepared;
+          realm = again.realm;
         }
-        const { result, lost } = await this.#runCase(prepared, block, c, limits, request.coverage === true);
-        if (lost) prepared = null;
+        const { result, lost } = await this.#runCase(realm, block, c, limits, coverage);
+        if (lost) realm = null;
         // Code stopped by a limit can leave work behind in the isolate (a queue of ten million
         // promise reactions, a heap near its limit) that would land on the next candidate.
         if (result.outcome === 'timeout' || result.outcome === 'memory') tainted = true;
@@ -152,63 +161,69 @@ export class TrialRunner {
       flush();
       throw error;
     } finally {
-      if (prepared !== null) this.#release(prepared);
+      if (realm !== null && !tainted) {
+        try {
+          realm.drop.applySync(undefined, [], { timeout: SETUP_TIMEOUT_MS });
+        } catch {
+          tainted = true;
+        }
+      }
       if (tainted) this.#dropIsolate();
       else await this.#maybeRecycle();
     }
   }
 
-  /** Create the isolate ahead of the first request. */
+  /** Create the isolate and its hardened context ahead of the first request. */
   warm(memoryMb: number): void {
-    this.#ensureIsolate(Math.max(8, Math.round(memoryMb)));
+    this.#ensureRealm(Math.max(8, Math.round(memoryMb)));
   }
 
   dispose(): void {
     this.#dropIsolate();
   }
 
-  #ensureIsolate(memoryMb: number): ivm.Isolate {
+  #ensureRealm(memoryMb: number): Realm {
     if (this.#isolate !== null && (this.#isolate.isDisposed || this.#memoryMb !== memoryMb)) this.#dropIsolate();
-    if (this.#isolate === null) {
+    if (this.#isolate === null || this.#realm === null) {
+      this.#dropIsolate();
       const snapshot = this.useSnapshot ? harnessSnapshot() : null;
-      this.#isolate = new ivm.Isolate({
+      const iso = new ivm.Isolate({
         memoryLimit: memoryMb,
         ...(snapshot ? { snapshot } : {}),
         // isolated-vm: after this, nothing in the process can be trusted; the pool restarts us.
         onCatastrophicError: () => process.exit(70),
       });
+      this.#isolate = iso;
       this.#memoryMb = memoryMb;
-      this.#setup = snapshot
-        ? []
-        : [
-            this.#isolate.compileScriptSync(SNAPSHOT_CODEC_SOURCE, { filename: 'snapshot-codec.js' }),
-            this.#isolate.compileScriptSync(HARNESS_SOURCE, { filename: 'sandbox-harness.js' }),
-          ];
+      const context = iso.createContextSync();
+      if (!snapshot) {
+        for (const s of SETUP_SCRIPTS) iso.compileScriptSync(s.code, { filename: s.filename }).runSync(context, { timeout: SETUP_TIMEOUT_MS });
+      }
+      const ref = <T>(name: string) => context.global.getSync(name, { reference: true }) as ivm.Reference<T>;
+      ref<() => string>('__sutureInit').applySync(undefined, [], { timeout: SETUP_TIMEOUT_MS });
+      this.#realm = {
+        context,
+        load: ref('__sutureLoad'),
+        run: ref('__sutureRunSync'),
+        finish: ref('__sutureFinish'),
+        drop: ref('__sutureDrop'),
+      };
       this.#requestsOnIsolate = 0;
       this.isolatesCreated++;
     }
-    return this.#isolate;
+    return this.#realm;
   }
 
   #dropIsolate(): void {
     const iso = this.#isolate;
     this.#isolate = null;
-    this.#setup = [];
+    this.#realm = null;
     if (iso !== null && !iso.isDisposed) {
       try {
         iso.dispose();
       } catch {
         /* already going away */
       }
-    }
-  }
-
-  #release(prepared: Prepared): void {
-    try {
-      prepared.run.release();
-      prepared.context.release();
-    } catch {
-      /* the isolate is gone */
     }
   }
 
@@ -222,67 +237,47 @@ export class TrialRunner {
     }
     if (this.#requestsOnIsolate % ASYNC_VISIT_EVERY === 0) {
       // An asynchronous call lets the isolate run V8's own pending tasks (incremental GC of the
-      // released contexts); with only synchronous calls they never run, the heap fills with dead
-      // contexts and each fresh candidate costs about twice the CPU.
+      // released compartments); with only synchronous calls they never run and the heap fills.
       const stats = await iso.getHeapStatistics();
       if (stats.used_heap_size > (this.#memoryMb * 1024 * 1024) / 2) this.#dropIsolate();
     }
   }
 
-  /** Fresh context with codec, harness and the candidate; the entry function bound. */
-  async #prepare(block: Block, limits: SandboxLimits): Promise<PrepareResult> {
-    const iso = this.#ensureIsolate(limits.memoryMb);
-    // Our own set-up runs synchronously: each async isolated-vm call is a round trip to the
-    // isolate's thread (tens of µs), and nothing of the candidate's runs yet.
-    const context = iso.createContextSync();
-    const fail = (outcome: 'threw' | 'timeout' | 'memory', error: TrialError): PrepareResult => {
-      try {
-        context.release();
-      } catch {
-        /* isolate gone */
-      }
-      return { ok: false, outcome, error };
-    };
-    for (const script of this.#setup) script.runSync(context, { timeout: SETUP_TIMEOUT_MS });
-    const run = context.global.getSync('__sutureRunSync', { reference: true }) as ivm.Reference<(caseJson: string) => string>;
-
+  /** Evaluate the candidate in a fresh compartment of the hardened context; the entry function bound. */
+  #prepare(block: Block, limits: SandboxLimits, names: BlockNames, coverage: boolean): PrepareResult {
+    const realm = this.#ensureRealm(limits.memoryMb);
     const entryless = block.entry === undefined || block.entry === '';
-    let script: ivm.Script;
-    try {
-      script = iso.compileScriptSync(entryless ? ENTRYLESS_PREFIX + block.source + ENTRYLESS_SUFFIX : block.source, {
-        filename: 'block.js',
-        lineOffset: entryless ? -1 : 0,
-      });
-    } catch (e) {
-      run.release();
-      return fail('threw', syntaxErrorInfo(e, block.source));
-    }
-    // The candidate's top level and the entry lookup run synchronously too: nothing there can wait
-    // on a promise, so the time limit alone bounds them, and an async call would cost a thread
-    // round trip each (about a third of a fresh candidate's set-up here).
+    // The candidate's top level runs synchronously: nothing there can wait on a promise, so the
+    // time limit alone bounds it, and an async call would cost a thread round trip.
     const syncTimeout = Math.min(limits.cpuMs, limits.wallMs);
-    const ran = settleSync(() => script.runSync(context, { timeout: syncTimeout }));
-    script.release();
-    if (ran.kind !== 'value') {
-      run.release();
-      const problem = await this.#classifyFailure(ran, context, limits);
-      return fail(problem.outcome === 'crashed' ? 'threw' : problem.outcome, withOffset(withStackPosition(problem.error), block.source));
+    const loadJson = JSON.stringify({ source: block.source, entry: entryless ? '' : block.entry, names: names.topLevel, free: names.free, coverage });
+    const loaded = settleSync(() => realm.load.applySync(undefined, [loadJson], { timeout: syncTimeout, result: { copy: true } }));
+    if (loaded.kind !== 'value') {
+      const problem = this.#classifyFailureSync(loaded, limits);
+      return { ok: false, outcome: problem.outcome === 'crashed' ? 'threw' : problem.outcome, error: withOffset(withStackPosition(problem.error), block.source) };
     }
-    const bound = settleSync(() => context.evalClosureSync('return __sutureBind($0)', [block.entry ?? ''], { timeout: syncTimeout, result: { copy: true } }));
-    if (bound.kind !== 'value') {
-      run.release();
-      const problem = await this.#classifyFailure(bound, context, limits);
-      return fail(problem.outcome === 'crashed' ? 'threw' : problem.outcome, problem.error);
-    }
-    const answer = JSON.parse(String(bound.value)) as { ok: boolean; error?: TrialError };
-    if (!answer.ok) {
-      run.release();
-      return fail('threw', withOffset(answer.error ?? { name: 'EntryNotFound', message: 'entry not found' }, block.source));
-    }
-    return { ok: true, prepared: { context, run } };
+    const answer = JSON.parse(String(loaded.value)) as { ok: boolean; error?: TrialError & { sesRejection?: boolean } };
+    if (answer.ok) return { ok: true, realm };
+    const error = answer.error ?? { name: 'EntryNotFound', message: 'entry not found' };
+    if (error.name === 'SyntaxError' && !error.sesRejection) return { ok: false, outcome: 'threw', error: this.#syntaxError(block, entryless, error) };
+    delete error.sesRejection;
+    return { ok: false, outcome: 'threw', error: withOffset(error, block.source) };
   }
 
-  async #runCase(prepared: Prepared, block: Block, c: Case, limits: SandboxLimits, coverage: boolean): Promise<{ result: TrialResult; lost: boolean }> {
+  /** V8's position of a syntax error: compile (never run) the block as strict code on its own. */
+  #syntaxError(block: Block, entryless: boolean, fallback: TrialError): TrialError {
+    const iso = this.#isolate;
+    if (iso === null || iso.isDisposed) return { name: fallback.name, message: fallback.message };
+    try {
+      const script = iso.compileScriptSync(entryless ? `${STRICT_PREFIX}(${block.source}\n);` : STRICT_PREFIX + block.source, { filename: 'block.js', lineOffset: -1 });
+      script.release();
+    } catch (e) {
+      return syntaxErrorInfo(e, block.source);
+    }
+    return { name: fallback.name, message: fallback.message };
+  }
+
+  async #runCase(realm: Realm, block: Block, c: Case, limits: SandboxLimits, coverage: boolean): Promise<{ result: TrialResult; lost: boolean }> {
     const started = performance.now();
     const payload = JSON.stringify({
       check: c.check,
@@ -295,18 +290,18 @@ export class TrialRunner {
     // The call itself runs synchronously (a thread round trip saved per case): with no waiting
     // possible, the smaller of the two limits bounds it, as for the candidate's top level.
     const syncLimit = Math.min(limits.cpuMs, limits.wallMs);
-    let settled: Settled<string> = settleSync(() => prepared.run.applySync(undefined, [payload], { timeout: syncLimit, result: { copy: true } }));
+    let settled: Settled<string> = settleSync(() => realm.run.applySync(undefined, [payload], { timeout: syncLimit, result: { copy: true } }));
     if (settled.kind === 'value' && settled.value === '') {
       // The value is a thenable: wait for it asynchronously, under what is left of both limits.
       const spent = performance.now() - started;
-      const call = prepared.context.evalClosure('return __sutureFinish()', [], {
+      const call = realm.finish.apply(undefined, [], {
         timeout: Math.max(1, Math.ceil(limits.cpuMs - spent)),
         result: { promise: true, copy: true },
       }) as unknown as Promise<string>;
       settled = await settleWithin(call, Math.max(1, limits.wallMs - spent));
     }
     if (settled.kind !== 'value') {
-      const problem = await this.#classifyFailure(settled, prepared.context, limits);
+      const problem = await this.#classifyFailure(settled, realm.context, limits);
       const ms = performance.now() - started;
       // A rejection nobody handled surfaces as the call's own error, with the sandbox frames in its stack.
       const error = problem.outcome === 'threw' ? withOffset(withStackPosition(problem.error), block.source) : problem.error;
@@ -318,6 +313,20 @@ export class TrialRunner {
     if (bytes > limits.maxResultBytes) return { result: tooLarge(c.id, ms, bytes, limits), lost: false };
     const parsed = JSON.parse(text) as HarnessResult;
     return { result: judge(c, parsed, block.source, ms, limits), lost: false };
+  }
+
+  /** A synchronous call that threw: limits, a disposed isolate, or the candidate's own error. */
+  #classifyFailureSync(settled: Settled<unknown>, limits: SandboxLimits): { outcome: 'threw' | 'timeout' | 'memory' | 'crashed'; error: TrialError } {
+    const e = settled.kind === 'error' ? settled.error : undefined;
+    const message = e instanceof Error ? e.message : String(e);
+    const iso = this.#isolate;
+    if (iso === null || iso.isDisposed) {
+      this.#dropIsolate();
+      if (/memory limit/i.test(message)) return { outcome: 'memory', error: { name: 'MemoryLimitError', message: `memory limit of ${limits.memoryMb} MB exceeded` } };
+      return { outcome: 'crashed', error: { name: 'IsolateDisposed', message } };
+    }
+    if (message === TIMED_OUT) return { outcome: 'timeout', error: { name: 'TimeoutError', message: `CPU limit of ${limits.cpuMs} ms exceeded` } };
+    return { outcome: 'threw', error: e instanceof Error ? { name: e.name, message: e.message, stack: e.stack } : { name: 'Error', message } };
   }
 
   /**
@@ -349,20 +358,8 @@ export class TrialRunner {
         lost: stuck,
       };
     }
-    const e = settled.kind === 'error' ? settled.error : undefined;
-    const message = e instanceof Error ? e.message : String(e);
-    if (iso === null || iso.isDisposed) {
-      this.#dropIsolate();
-      if (/memory limit/i.test(message)) {
-        return { outcome: 'memory', error: { name: 'MemoryLimitError', message: `memory limit of ${limits.memoryMb} MB exceeded` }, lost: true };
-      }
-      return { outcome: 'crashed', error: { name: 'IsolateDisposed', message }, lost: true };
-    }
-    if (message === TIMED_OUT) {
-      return { outcome: 'timeout', error: { name: 'TimeoutError', message: `CPU limit of ${limits.cpuMs} ms exceeded` }, lost: false };
-    }
-    const err = e instanceof Error ? { name: e.name, message: e.message, stack: e.stack } : { name: 'Error', message };
-    return { outcome: 'threw', error: err, lost: false };
+    const problem = this.#classifyFailureSync(settled, limits);
+    return { ...problem, lost: problem.outcome === 'memory' || problem.outcome === 'crashed' };
   }
 }
 
@@ -408,7 +405,8 @@ function withOffset(error: TrialError, source: string): TrialError {
 function withStackPosition(error: TrialError): TrialError {
   if (error.line !== undefined || typeof error.stack !== 'string') return error;
   const m = /^\s*at (?:.*\()?block\.js:(\d+):(\d+)\)?\s*$/m.exec(error.stack);
-  return m ? { ...error, line: Number(m[1]), column: Number(m[2]) } : error;
+  if (!m || Number(m[1]) <= BLOCK_PREFIX_LINES) return error;
+  return { ...error, line: Number(m[1]) - BLOCK_PREFIX_LINES, column: Number(m[2]) };
 }
 
 /** isolated-vm reports a compile error's position as a "[block.js:L:C]" suffix of the message. */
