@@ -15,8 +15,19 @@
  * `Date`, `Math` and `Intl` as in Node (compartments otherwise get a `Date.now` that throws and
  * no `Intl`), and a `console` that prints nothing. Code runs in strict mode, as in ES modules.
  */
-function createHardenedRealm(lockdownOptions) {
+function createHardenedRealm() {
   'use strict';
+  // Stacks stay readable (fault localisation reads block.js positions from them); the rest keeps
+  // the behaviour blocks have in Node (locale-aware formatting, the console we install).
+  const lockdownOptions = {
+    errorTaming: 'unsafe',
+    stackFiltering: 'verbose',
+    overrideTaming: 'moderate',
+    consoleTaming: 'unsafe',
+    localeTaming: 'unsafe',
+    evalTaming: 'unsafe-eval',
+    reporting: 'none',
+  };
   const CompartmentCtor = Compartment;
   const lockdownFn = lockdown;
   const defineProperty = Object.defineProperty;
@@ -25,6 +36,7 @@ function createHardenedRealm(lockdownOptions) {
   const StringIndexOf = String.prototype.indexOf;
   const SafeString = String;
   const InitialDate = Date;
+  const InitialError = Error;
   const InitialMath = Math;
   const InitialIntl = typeof Intl === 'object' ? Intl : undefined;
   let hardenFn = null;
@@ -33,8 +45,36 @@ function createHardenedRealm(lockdownOptions) {
   const PREFIX_LINES = 1;
   const SOURCE_URL = '\n//# sourceURL=block.js';
 
+  /**
+   * Stack traces show the block's own frames only (`block.js`), in Node's format. A block can read
+   * `error.stack`; without this it would see the frames of whoever called it (the trial harness or
+   * the SDK's), and could tell a trial from a fleet instance.
+   */
+  function blockFrames(error, sites) {
+    let out = '';
+    try {
+      out = SafeString(error.name) + ': ' + SafeString(error.message);
+    } catch {
+      out = 'Error';
+    }
+    for (let i = 0; i < sites.length; i++) {
+      try {
+        const site = sites[i];
+        if (site.getScriptNameOrSourceURL() !== 'block.js') continue;
+        const fn = site.getFunctionName();
+        const where = 'block.js:' + site.getLineNumber() + ':' + site.getColumnNumber();
+        out += '\n    at ' + (fn ? fn + ' (' + where + ')' : where);
+      } catch {
+        /* a frame we cannot read is left out */
+      }
+    }
+    return out;
+  }
+
   function lock() {
     lockdownFn(lockdownOptions);
+    // The start compartment's Error governs every stack in the context; compartments cannot set it.
+    InitialError.prepareStackTrace = blockFrames;
     hardenFn = harden;
     // Intl is left out of SES's shared intrinsics; blocks format numbers and dates with it in Node.
     if (InitialIntl !== undefined) hardenFn(InitialIntl);

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type IvmModule from 'isolated-vm';
-import { SNAPSHOT_CODEC_SOURCE } from '../core/snapshot.ts';
+import { REALM_SETUP_SCRIPTS } from '../core/hardened-realm.ts';
 import type { ManifestPatch } from '../core/wire.ts';
 import type { PatchLimits } from './client-options.ts';
 import type { PatchExecutor, PatchRun } from './patch-executor.ts';
@@ -68,15 +68,19 @@ const PLAIN_JSON_FACTORY = `(function (getProto, keysOf, isArray, ObjectProto, A
 // eslint-disable-next-line no-eval -- the same trusted constant source is evaluated in the isolate; one copy of the rules.
 const isPlainJson = (0, eval)(PLAIN_JSON_FACTORY) as (v: unknown) => boolean;
 
-interface PreparedPatch {
-  context: IvmModule.Context;
-  call: IvmModule.Reference<(argsJson: string, plainArgs: boolean) => string | Promise<string>>;
-}
-
-/** The call wrapper inside a patch's context; `__sutureCodec` and `__suturePatch` are set before it runs. */
+/**
+ * The patch harness, run in the start compartment of the executor's hardened context (after SES,
+ * the codec and the realm script; see core/hardened-realm.js). Each patch is evaluated in a
+ * compartment of its own, so a patch sees what a candidate saw in its trial (frozen intrinsics,
+ * its own globals, a quiet console) and nothing of the SDK: the globals below are reached by the
+ * host through References only. A patch's answer is read once, here, by the codec (or checked and
+ * stringified as plain JSON): the app gets exactly that copy.
+ */
 const HARNESS = `
-const __sutureCall = (function (codec, parse, stringify, plain, fn, ErrorCtor, defineProperty, String) {
+(function (codec, realm, parse, stringify, plain, ErrorCtor, defineProperty, String) {
+  'use strict';
   const apply = Reflect.apply;
+  const patches = new Map();
   // isolated-vm copies a thrown value out of the isolate by reading its properties on the host's
   // thread, outside the time limit: a thrown getter or proxy that loops would hang the app. So
   // whatever the patch throws is read here, under the limit, into an error holding only data.
@@ -93,12 +97,23 @@ const __sutureCall = (function (codec, parse, stringify, plain, fn, ErrorCtor, d
     own(out, 'stack', stack || name + ': ' + message);
     return out;
   };
+  const install = (id, source) => {
+    try {
+      patches.set(id, realm.evaluateBlock(realm.compartment(), source, '', []).entry);
+      return '';
+    } catch (e) {
+      throw safe(e);
+    }
+  };
+  const forget = (id) => { patches.delete(id); };
   // Two lanes. Codec: argsJson is a snapshot of [this, ...args], the answer "C" + a snapshot of
   // [result, this, ...args] (shared references kept). Plain (plainArgs): argsJson is plain JSON of
   // the args and \`this\` is undefined; the answer is "J" + JSON of [result, ...args], or "U" + JSON
   // of args when the result is undefined, when the values after the call are still plain JSON —
   // else the codec answer.
-  return function (argsJson, plainArgs) {
+  const call = (id, argsJson, plainArgs) => {
+    const fn = patches.get(id);
+    if (fn === undefined) throw new ErrorCtor('patch is not installed');
     let all;
     if (plainArgs === true) {
       const a = parse(argsJson);
@@ -135,12 +150,27 @@ const __sutureCall = (function (codec, parse, stringify, plain, fn, ErrorCtor, d
       throw safe(e);
     }
   };
-})(createSnapshotCodec(${JSON.stringify(EXACT_CODEC_OPTIONS)}), JSON.parse, JSON.stringify, ${PLAIN_JSON_FACTORY}, __suturePatch, Error, Object.defineProperty, String);
+  defineProperty(globalThis, '__sutureInit', { value: () => { realm.lock(); return ''; } });
+  defineProperty(globalThis, '__sutureInstall', { value: install });
+  defineProperty(globalThis, '__sutureForget', { value: forget });
+  defineProperty(globalThis, '__sutureCall', { value: call });
+})(createSnapshotCodec(${JSON.stringify(EXACT_CODEC_OPTIONS)}), createHardenedRealm(), JSON.parse, JSON.stringify, ${PLAIN_JSON_FACTORY}, Error, Object.defineProperty, String);
 `;
 
+/** The hardened context of the executor's isolate and the harness entry points. */
+interface PatchRealm {
+  context: IvmModule.Context;
+  install: IvmModule.Reference<(id: string, source: string) => string>;
+  forget: IvmModule.Reference<(id: string) => void>;
+  call: IvmModule.Reference<(id: string, argsJson: string, plainArgs: boolean) => string | Promise<string>>;
+}
+
+/** Set-up of one hardened context is bounded (SES compiles and locks down in tens of milliseconds). */
+const SETUP_TIMEOUT_MS = 10_000;
+
 /**
- * `execution: 'isolate'`: each verified patch runs in its own context of one isolated-vm isolate
- * owned by the client, with a time limit per call and a heap limit for the isolate. Arguments go in
+ * `execution: 'isolate'`: each verified patch runs in its own compartment of one hardened context
+ * (SES lockdown) in one isolated-vm isolate owned by the client, with a time limit per call and a heap limit for the isolate. Arguments go in
  * as an exact snapshot; the result and the arguments' state after the call come back the same way
  * and the state is applied back onto the caller's objects (see StateWriteBack). A call that is
  * stopped (timeout, memory) or throws changes nothing on the caller's side. An isolate whose code
@@ -152,8 +182,9 @@ export class IsolateExecutor implements PatchExecutor {
   readonly #limits: PatchLimits;
   readonly #encoder: SnapshotEncoder;
   #isolate: IvmModule.Isolate | null = null;
-  #codecScript: IvmModule.Script | null = null;
-  readonly #prepared = new Map<string, PreparedPatch>();
+  #realm: PatchRealm | null = null;
+  /** Patch ids installed in the current realm. */
+  readonly #installed = new Set<string>();
 
   constructor(ivm: Ivm, limits: PatchLimits, encoder: SnapshotEncoder) {
     this.#ivm = ivm;
@@ -161,44 +192,40 @@ export class IsolateExecutor implements PatchExecutor {
     this.#encoder = encoder;
   }
 
-  #ensureIsolate(): IvmModule.Isolate {
-    if (!this.#isolate || this.#isolate.isDisposed) {
-      this.#prepared.clear();
-      this.#isolate = new this.#ivm.Isolate({ memoryLimit: this.#limits.memoryMb });
-      this.#codecScript = this.#isolate.compileScriptSync(SNAPSHOT_CODEC_SOURCE, { filename: 'snapshot-codec.js' });
+  #ensureRealm(): PatchRealm {
+    if (!this.#isolate || this.#isolate.isDisposed || this.#realm === null) {
+      this.#installed.clear();
+      this.#realm = null;
+      const iso = new this.#ivm.Isolate({ memoryLimit: this.#limits.memoryMb });
+      this.#isolate = iso;
+      const context = iso.createContextSync();
+      for (const s of [...REALM_SETUP_SCRIPTS, { code: HARNESS, filename: 'patch-harness.js' }]) {
+        iso.compileScriptSync(s.code, { filename: s.filename }).runSync(context, { timeout: SETUP_TIMEOUT_MS });
+      }
+      const ref = <T>(name: string) => context.global.getSync(name, { reference: true }) as IvmModule.Reference<T>;
+      ref<() => string>('__sutureInit').applySync(undefined, [], { timeout: SETUP_TIMEOUT_MS });
+      this.#realm = { context, install: ref('__sutureInstall'), forget: ref('__sutureForget'), call: ref('__sutureCall') };
     }
-    return this.#isolate;
+    return this.#realm;
   }
 
-  #prepare(patch: ManifestPatch): PreparedPatch | { error: unknown } {
-    const have = this.#prepared.get(patch.id);
-    if (have) return have;
+  #prepare(patch: ManifestPatch): PatchRealm | { error: unknown } {
     try {
-      const iso = this.#ensureIsolate();
-      const context = iso.createContextSync();
-      (this.#codecScript as IvmModule.Script).runSync(context, { timeout: this.#limits.cpuMs });
-      iso
-        .compileScriptSync(`const __suturePatch = (${patch.source}\n);\n${HARNESS}`, { filename: `patch-${patch.id}.js` })
-        .runSync(context, { timeout: this.#limits.cpuMs });
-      if (context.evalSync('typeof __suturePatch', { timeout: this.#limits.cpuMs }) !== 'function') {
-        context.release();
-        return { error: new TypeError('patch source is not a function expression') };
+      const realm = this.#ensureRealm();
+      if (!this.#installed.has(patch.id)) {
+        realm.install.applySync(undefined, [patch.id, patch.source], { timeout: this.#limits.cpuMs });
+        this.#installed.add(patch.id);
       }
-      const call = context.evalSync('__sutureCall', { reference: true }) as PreparedPatch['call'];
-      const prepared = { context, call };
-      this.#prepared.set(patch.id, prepared);
-      return prepared;
+      return realm;
     } catch (error) {
       return { error };
     }
   }
 
   #drop(patchId: string): void {
-    const p = this.#prepared.get(patchId);
-    this.#prepared.delete(patchId);
+    this.#installed.delete(patchId);
     try {
-      p?.call.release();
-      p?.context.release();
+      this.#realm?.forget.applySync(undefined, [patchId], { timeout: this.#limits.cpuMs });
     } catch {
       /* isolate already gone */
     }
@@ -207,7 +234,8 @@ export class IsolateExecutor implements PatchExecutor {
   #failure(patchId: string, error: unknown): PatchRun {
     const message = error instanceof Error ? error.message : String(error);
     if (this.#isolate?.isDisposed || /memory limit/i.test(message)) {
-      this.#prepared.clear();
+      this.#installed.clear();
+      this.#realm = null;
       this.#isolate = null;
       return { ok: false, error, reason: 'memory' };
     }
@@ -271,7 +299,7 @@ export class IsolateExecutor implements PatchExecutor {
     const [json, plain] = this.#pack(input);
     let out: unknown;
     try {
-      out = p.call.applySync(undefined, [json, plain], { timeout: this.#limits.cpuMs, result: { copy: true } });
+      out = p.call.applySync(undefined, [patch.id, json, plain], { timeout: this.#limits.cpuMs, result: { copy: true } });
     } catch (error) {
       return this.#failure(patch.id, error);
     }
@@ -287,7 +315,7 @@ export class IsolateExecutor implements PatchExecutor {
     const [json, plain] = this.#pack(input);
     let timer: NodeJS.Timeout | undefined;
     try {
-      const call = p.call.apply(undefined, [json, plain], { timeout: this.#limits.cpuMs, result: { promise: true, copy: true } });
+      const call = p.call.apply(undefined, [patch.id, json, plain], { timeout: this.#limits.cpuMs, result: { promise: true, copy: true } });
       const wall = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error(`patch timed out: wall-clock limit of ${this.#limits.wallMs} ms`)), this.#limits.wallMs);
       });
@@ -301,11 +329,12 @@ export class IsolateExecutor implements PatchExecutor {
   }
 
   release(keep: ReadonlySet<string>): void {
-    for (const id of [...this.#prepared.keys()]) if (!keep.has(id)) this.#drop(id);
+    for (const id of [...this.#installed]) if (!keep.has(id)) this.#drop(id);
   }
 
   dispose(): void {
-    this.#prepared.clear();
+    this.#installed.clear();
+    this.#realm = null;
     try {
       this.#isolate?.dispose();
     } catch {

@@ -30,17 +30,8 @@
   'use strict';
   const g = globalThis;
   const codec = createSnapshotCodec({});
-  const realm = createHardenedRealm({
-    // Stacks stay readable (fault localisation reads block.js positions from them); the rest keeps
-    // the behaviour blocks have in Node (locale-aware formatting, the console we install).
-    errorTaming: 'unsafe',
-    stackFiltering: 'verbose',
-    overrideTaming: 'moderate',
-    consoleTaming: 'unsafe',
-    localeTaming: 'unsafe',
-    evalTaming: 'unsafe-eval',
-    reporting: 'none',
-  });
+  const realm = createHardenedRealm();
+
   const apply = Reflect.apply;
   const construct = Reflect.construct;
   const defineProperty = Object.defineProperty;
@@ -241,11 +232,15 @@
       if (asserts.failed === null) asserts.failed = { name: 'AssertionError', message };
       throw e;
     };
-    const extra = {};
-    for (let i = 0; i < current.names.length; i++) extra[current.names[i]] = guarded(current.values[i]);
-    // The names the case calls are the candidate's; its console is the harness's.
-    const c = realm.compartment(extra);
-    const console = c.globalThis.console;
+    // The names the case calls are the candidate's; its console (and every other standard global)
+    // is the harness's: a block declaring `console` or `JSON` at its top level does not reach it.
+    const c = realm.compartment();
+    const global = c.globalThis;
+    for (let i = 0; i < current.names.length; i++) {
+      const name = current.names[i];
+      if (!(name in global)) defineProperty(global, name, { value: guarded(current.values[i]), writable: true, configurable: true });
+    }
+    const console = global.console;
     defineProperty(console, 'assert', { value: assertion, writable: false, enumerable: true, configurable: false });
     realm.harden(console);
     return c;
