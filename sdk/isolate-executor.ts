@@ -28,45 +28,38 @@ export function loadIsolatedVm(): { ivm: Ivm } | { error: string } {
 }
 
 /**
- * Whether a value survives `JSON.stringify` → `JSON.parse` unchanged: plain objects and arrays
- * (no holes, no `__proto__` key, no shared references or cycles), strings, booleans, null and
- * finite numbers other than -0. Such values cross into the isolate and back as plain JSON
- * (JSON.stringify/parse are native and several times cheaper than the snapshot codec); anything
- * else takes the codec. Written as a factory over captured built-ins so the same source runs in
- * the patch's context (where the patch could have replaced the globals) and here.
+ * Whether the app's arguments survive `JSON.stringify` → `JSON.parse` unchanged: plain objects and
+ * arrays (no holes, no `__proto__` key, no shared references or cycles), strings, booleans, null
+ * and finite numbers other than -0. Such arguments cross into the isolate as plain JSON (native
+ * and several times cheaper than the snapshot codec); anything else takes the codec.
  */
-const PLAIN_JSON_FACTORY = `(function (getProto, keysOf, isArray, ObjectProto, ArrayProto, is, isFinite) {
+function isPlainJson(root: unknown): boolean {
   const MAX = 10000;
-  return function plain(root) {
-    const seen = [];
-    const walk = (v, depth) => {
-      if (v === null) return true;
-      const t = typeof v;
-      if (t === 'string' || t === 'boolean') return true;
-      if (t === 'number') return isFinite(v) && !is(v, -0);
-      if (t !== 'object' || depth > 100 || seen.length >= MAX) return false;
-      for (let i = 0; i < seen.length; i++) if (seen[i] === v) return false;
-      seen.push(v);
-      const proto = getProto(v);
-      if (proto === ArrayProto && isArray(v)) {
-        for (let i = 0; i < v.length; i++) if (!(i in v) || !walk(v[i], depth + 1)) return false;
-        return true;
-      }
-      if (proto !== ObjectProto) return false;
-      const keys = keysOf(v);
-      for (let i = 0; i < keys.length; i++) if (keys[i] === '__proto__' || !walk(v[keys[i]], depth + 1)) return false;
+  const seen: unknown[] = [];
+  const walk = (v: unknown, depth: number): boolean => {
+    if (v === null) return true;
+    const t = typeof v;
+    if (t === 'string' || t === 'boolean') return true;
+    if (t === 'number') return Number.isFinite(v) && !Object.is(v, -0);
+    if (t !== 'object' || depth > 100 || seen.length >= MAX) return false;
+    if (seen.includes(v)) return false;
+    seen.push(v);
+    const proto = Object.getPrototypeOf(v);
+    if (proto === Array.prototype && Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) if (!(i in v) || !walk(v[i], depth + 1)) return false;
       return true;
-    };
-    try {
-      return walk(root, 0);
-    } catch {
-      return false;
     }
+    if (proto !== Object.prototype) return false;
+    const o = v as Record<string, unknown>;
+    for (const k of Object.keys(o)) if (k === '__proto__' || !walk(o[k], depth + 1)) return false;
+    return true;
   };
-})(Object.getPrototypeOf, Object.keys, Array.isArray, Object.prototype, Array.prototype, Object.is, Number.isFinite)`;
-
-// eslint-disable-next-line no-eval -- the same trusted constant source is evaluated in the isolate; one copy of the rules.
-const isPlainJson = (0, eval)(PLAIN_JSON_FACTORY) as (v: unknown) => boolean;
+  try {
+    return walk(root, 0);
+  } catch {
+    return false;
+  }
+}
 
 /**
  * The patch harness, run in the start compartment of the executor's hardened context (after SES,
@@ -77,7 +70,7 @@ const isPlainJson = (0, eval)(PLAIN_JSON_FACTORY) as (v: unknown) => boolean;
  * stringified as plain JSON): the app gets exactly that copy.
  */
 const HARNESS = `
-(function (codec, realm, parse, stringify, plain, ErrorCtor, defineProperty, String) {
+(function (codec, realm, parse, ErrorCtor, defineProperty, String) {
   'use strict';
   const apply = Reflect.apply;
   const patches = new Map();
@@ -106,11 +99,9 @@ const HARNESS = `
     }
   };
   const forget = (id) => { patches.delete(id); };
-  // Two lanes. Codec: argsJson is a snapshot of [this, ...args], the answer "C" + a snapshot of
-  // [result, this, ...args] (shared references kept). Plain (plainArgs): argsJson is plain JSON of
-  // the args and \`this\` is undefined; the answer is "J" + JSON of [result, ...args], or "U" + JSON
-  // of args when the result is undefined, when the values after the call are still plain JSON —
-  // else the codec answer.
+  // Arguments come in two lanes: a snapshot of [this, ...args], or (plainArgs) plain JSON of the
+  // args with \`this\` undefined. The answer is "C" + a snapshot of [result, this, ...args]
+  // (shared references kept).
   const call = (id, argsJson, plainArgs) => {
     const fn = patches.get(id);
     if (fn === undefined) throw new ErrorCtor('patch is not installed');
@@ -130,13 +121,10 @@ const HARNESS = `
     } catch (e) {
       throw safe(e);
     }
+    // The answer is read exactly once, by the codec: a getter or proxy cannot show one reader
+    // (a plain-JSON check) one value and the next (JSON.stringify) another. The trial's judge
+    // reads a candidate's answer the same way, so what it judged is what the app gets.
     const pack = (v) => {
-      if (all[0] === undefined) {
-        if (v === undefined && plain(args)) return 'U' + stringify(args);
-        const out = [v];
-        for (let i = 0; i < args.length; i++) out[i + 1] = args[i];
-        if (plain(out)) return 'J' + stringify(out);
-      }
       const out = [v, all[0]];
       for (let i = 0; i < args.length; i++) out[i + 2] = args[i];
       return 'C' + codec.stringify(codec.encode(out));
@@ -154,7 +142,7 @@ const HARNESS = `
   defineProperty(globalThis, '__sutureInstall', { value: install });
   defineProperty(globalThis, '__sutureForget', { value: forget });
   defineProperty(globalThis, '__sutureCall', { value: call });
-})(createSnapshotCodec(${JSON.stringify(EXACT_CODEC_OPTIONS)}), createHardenedRealm(), JSON.parse, JSON.stringify, ${PLAIN_JSON_FACTORY}, Error, Object.defineProperty, String);
+})(createSnapshotCodec(${JSON.stringify(EXACT_CODEC_OPTIONS)}), createHardenedRealm(), JSON.parse, Error, Object.defineProperty, String);
 `;
 
 /** The hardened context of the executor's isolate and the harness entry points. */
@@ -260,17 +248,8 @@ export class IsolateExecutor implements PatchExecutor {
     let decoded: unknown[];
     try {
       const text = String(out);
-      const lane = text.charCodeAt(0);
-      if (lane === 0x43 /* C */) decoded = this.#encoder.exact.decode(JSON.parse(text.slice(1))) as unknown[];
-      else if (lane === 0x4a /* J */) {
-        const parsed = JSON.parse(text.slice(1)) as unknown[];
-        decoded = [parsed[0], undefined];
-        for (let i = 1; i < parsed.length; i++) decoded[i + 1] = parsed[i];
-      } else if (lane === 0x55 /* U */) {
-        const parsed = JSON.parse(text.slice(1)) as unknown[];
-        decoded = [undefined, undefined];
-        for (let i = 0; i < parsed.length; i++) decoded[i + 2] = parsed[i];
-      } else throw new TypeError('patch harness answered in an unknown form');
+      if (text.charCodeAt(0) !== 0x43 /* C */) throw new TypeError('patch harness answered in an unknown form');
+      decoded = this.#encoder.exact.decode(JSON.parse(text.slice(1))) as unknown[];
     } catch (error) {
       return { ok: false, error, reason: 'threw' };
     }
