@@ -1,12 +1,16 @@
 /**
  * Sandbox figures: trial throughput of the sandbox pool on all cores against a tight loop that
  * compiles the same candidate and applies it to the same copied arguments in one pre-made
- * context, and the per-candidate cost of a fresh context (context, codec, harness, candidate,
- * entry bound) against `isolate.createContext()` alone.
+ * context; the per-candidate cost of a fresh world (a compartment of the hardened context,
+ * candidate evaluated, entry bound) against `isolate.createContext()` alone; and what hardening
+ * costs per trial: a candidate loaded and judged on one case by the TrialRunner (SES lockdown,
+ * compartments, guarded read-out) against the unhardened way of doing the same (a fresh plain
+ * context from a codec snapshot, candidate and codec sharing its globals).
  */
 import { availableParallelism } from 'node:os';
 import ivm from 'isolated-vm';
 import type { Block, Case, TrialRequest } from '../../core/types.ts';
+import { SNAPSHOT_CODEC_SOURCE } from '../../core/snapshot.ts';
 import { SandboxPool } from '../../worker/sandbox/sandbox-pool.ts';
 import { DEFAULT_LIMITS } from '../../worker/sandbox/trial-limits.ts';
 import { TrialRunner } from '../../worker/sandbox/trial-runner.ts';
@@ -69,6 +73,34 @@ export async function sandboxFigures(log: (s: string) => void): Promise<PerfRow[
   runner.dispose();
   log(`fresh_context ${(freshMs * 1000).toFixed(0)} µs vs createContext ${(bareMs * 1000).toFixed(0)} µs`);
 
+  // Hardening per trial: the TrialRunner judging one case against the unhardened equivalent.
+  const codecSnapshot = ivm.Isolate.createSnapshot([{ code: SNAPSHOT_CODEC_SOURCE, filename: 'snapshot-codec.js' }]);
+  const plainIsolate = new ivm.Isolate({ memoryLimit: DEFAULT_LIMITS.memoryMb, snapshot: codecSnapshot });
+  let m = 0;
+  const unhardened = async () => {
+    const ctx = plainIsolate.createContextSync();
+    plainIsolate.compileScriptSync(candidate(m++).source, { filename: 'block.js' }).runSync(ctx, { timeout: 1000 });
+    const text = ctx.evalClosureSync('const c = createSnapshotCodec({}); return JSON.stringify(c.encode(add(...JSON.parse($0))));', ['[2,3]'], { timeout: 1000, result: { copy: true } });
+    if (text !== '5') throw new Error('unhardened candidate gave ' + String(text));
+    ctx.release();
+  };
+  const judged = new TrialRunner();
+  judged.warm(DEFAULT_LIMITS.memoryMb);
+  let h = 0;
+  const hardened = async () => {
+    const r = await judged.run({ block: candidate(h++), cases: [CASE] }, DEFAULT_LIMITS);
+    if (r.results[0]?.outcome !== 'pass') throw new Error('hardened candidate did not pass');
+  };
+  await timeFor(300, unhardened);
+  await timeFor(300, hardened);
+  const plainRun = await timeFor(2000, unhardened);
+  const hardRun = await timeFor(2000, hardened);
+  const plainTrialMs = plainRun.ms / plainRun.n;
+  const hardTrialMs = hardRun.ms / hardRun.n;
+  judged.dispose();
+  plainIsolate.dispose();
+  log(`hardened_trial ${(hardTrialMs * 1000).toFixed(0)} µs vs unhardened ${(plainTrialMs * 1000).toFixed(0)} µs (candidate loaded, one case judged)`);
+
   // The pool on every core, kept full (two requests in flight per host, as the engine does).
   const pool = new SandboxPool({ size: cores });
   let k = 0;
@@ -97,6 +129,7 @@ export async function sandboxFigures(log: (s: string) => void): Promise<PerfRow[
 
   return [
     row('trial_throughput', rate, baselineRate, 'trials/s', '≥ 0.5×', atLeast(0.5), `baseline: ${perCore.toFixed(0)}/s measured on one core × ${cores} cores`),
-    row('fresh_context', freshMs * 1000, bareMs * 1000, 'µs/candidate', '≤ 1.3×', atMost(1.3)),
+    row('fresh_context', freshMs * 1000, bareMs * 1000, 'µs/candidate', '≤ 1.3×', atMost(1.3), 'a compartment of the locked-down context vs a bare isolated-vm context'),
+    row('hardened_trial', hardTrialMs * 1000, plainTrialMs * 1000, 'µs/trial', '≤ 1.5×', atMost(1.5), 'SES lockdown + compartments + guarded read-out vs a plain context sharing its globals with the candidate'),
   ];
 }
