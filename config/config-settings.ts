@@ -67,6 +67,7 @@ export const SETTINGS = [
   { key: 'llmBaseUrl', env: 'OPENAI_BASE_URL', schema: z.url().optional(), fromEnv: text, description: 'OpenAI-compatible endpoint of the LLM generator' },
   { key: 'llmApiKey', env: 'OPENAI_API_KEY', schema: z.string().optional(), fromEnv: text, secret: true, description: 'API key of the LLM endpoint' },
   { key: 'llmModel', env: 'SUTURE_LLM_MODEL', schema: z.string().min(1).optional(), fromEnv: text, description: 'model name; required when generators include llm' },
+  { key: 'llmSamples', env: 'SUTURE_LLM_SAMPLES', shownDefault: '4', schema: z.number().int().min(1).max(32).default(4), fromEnv: integer, description: 'candidates asked of the LLM per round, as that many parallel requests (1 to 32)' },
   { key: 'budgetMs', env: 'SUTURE_BUDGET_MS', shownDefault: '30000', schema: positiveInt.default(30_000), fromEnv: integer, description: 'search budget of one repair job, ms' },
   { key: 'maxCandidates', env: 'SUTURE_MAX_CANDIDATES', shownDefault: '20000', schema: positiveInt.default(20_000), fromEnv: integer, description: 'most candidates tried per job' },
   { key: 'sandboxSize', env: 'SUTURE_SANDBOX_SIZE', shownDefault: 'CPU count', schema: positiveInt.default(availableParallelism()), fromEnv: integer, description: 'sandbox host processes per worker' },

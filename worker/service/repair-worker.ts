@@ -63,7 +63,7 @@ export async function startRepairWorker(config: SutureConfig, options: { logger?
   }
   const pool = new SandboxPool({ size: config.sandboxSize, limits: { cpuMs: config.sandboxCpuMs, wallMs: config.sandboxWallMs, memoryMb: config.sandboxMemoryMb } });
   const llm = config.generators.includes('llm') && config.llmModel
-    ? new LlmGenerator({ model: config.llmModel, baseURL: config.llmBaseUrl, apiKey: config.llmApiKey })
+    ? new LlmGenerator({ model: config.llmModel, baseURL: config.llmBaseUrl, apiKey: config.llmApiKey, samples: config.llmSamples })
     : undefined;
 
   const processor = async (job: Job<RepairJobData, RepairJobResult>): Promise<RepairJobResult> => {
