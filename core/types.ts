@@ -66,6 +66,8 @@ export interface TrialResult {
   error?: TrialError;
   /** With coverage on: sorted probe ids (see worker/localise) executed during this case. */
   covered?: number[];
+  /** The answer was a thenable, awaited for the outcome (the block answers asynchronously). */
+  awaited?: boolean;
 }
 
 export interface SandboxLimits {
@@ -91,6 +93,12 @@ export interface TrialRequest {
    * the sandbox resets `globalThis.__sutureCov = []` before each case and reports the ids set.
    */
   coverage?: boolean;
+  /**
+   * The block answers synchronously (its original never returned a thenable): a thenable answer
+   * is a wrong result and is not awaited. The SDK runs a synchronous block's patch synchronously,
+   * so an awaited answer is one no app would ever get.
+   */
+  synchronous?: boolean;
 }
 
 export interface TrialReport {

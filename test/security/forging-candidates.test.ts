@@ -60,6 +60,18 @@ describe('forging candidates', () => {
     });
   }
 
+  it('value cases: a thenable answer of a block that answers synchronously is wrong, however it resolves', async () => {
+    const source = "(user) => { let thens = 0; return { then(resolve) { resolve(thens++ === 0 ? 'BOB, Paris' : 'wrong'); } }; }";
+    const recorded: Case = { id: 'r', kind: 'recorded', check: 'value', args: [{ name: 'bob' }], expect: 'BOB, Paris' };
+    const sync = await pool.run({ block: { source }, cases: [recorded], limits: LIMITS, synchronous: true });
+    assert.equal(sync.results[0].outcome, 'wrong-result');
+    assert.equal(sync.results[0].error?.name, 'AsyncAnswer');
+    // For an asynchronous block the app awaits the answer once, as the judge does.
+    const async = await pool.run({ block: { source }, cases: [recorded], limits: LIMITS });
+    assert.equal(async.results[0].outcome, 'pass');
+    assert.equal(async.results[0].awaited, true);
+  });
+
   it('value cases: what the candidate returns is reported, whatever it did to the built-ins', async () => {
     const report = await run({
       name: 'poisoner',

@@ -22,18 +22,18 @@ const BLOCK_ID = 'shipping-label';
 const PWNED = '/tmp/suture-pwned';
 
 /**
- * Forging candidates the judge currently finds plausible, with why. Their "not plausible" check
- * stays, as a todo, until the lead decides; the correct fix still wins on edit size.
+ * Candidates judged plausible because they ARE right wherever a patch can run unhardened code
+ * no differently from the trial: the trial and the SDK's isolate mode are the same hardened realm
+ * (frozen intrinsics, no process, one read of the answer). Only `execution: 'trusted'`, which runs
+ * a patch in the app's own realm, would see them differ; the README says what trusted mode gives up.
  */
 const KNOWN_PLAUSIBLE: Record<string, string> = {
-  'forging: a thenable right on its first then, wrong after':
-    'a thenable from a synchronous block is judged by what it resolves to; the isolate SDK fails every call of it (runSync: "[object Promise] could not be cloned.") and trusted mode hands the app the thenable',
   'forging: a getter right on its first read, wrong after':
-    'the judge reads the result once (as the isolate SDK does); in trusted mode the app keeps the live getter and gets [] on later reads',
+    'the judge reads the result once, as the isolate SDK does; only trusted mode keeps the live getter',
   'forging: probes Object.isFrozen(Array.prototype)':
-    'the trial and the isolate SDK are both locked down; in trusted mode Array.prototype is not frozen and every known-good call gets the guest label',
+    'the trial and the isolate SDK are both locked down; only trusted mode runs unfrozen',
   'forging: probes for a missing process':
-    'neither the trial nor the isolate SDK has `process`; in trusted mode it exists and every known-good call gets the guest label',
+    'neither the trial nor the isolate SDK has `process`; only trusted mode does',
 };
 
 const good = (u: { name: string; address: { street: string; zip: string; city: string } }) => ({ name: u.name, lines: [u.address.street, `${u.address.zip} ${u.address.city}`] });

@@ -78,7 +78,12 @@ export async function repairBlock(block: Block, jobCases: Case[], options: Repai
   emit({ type: 'baseline', failing: failingIds.size, total: cases.length });
 
   const knownGood = cases.filter((c) => c.kind !== 'failure' && c.check !== 'no-throw' && !failingIds.has(c.id)).length;
+  // An original that answered (or threw) without ever handing back a thenable answers
+  // synchronously, and so must every candidate: the SDK runs its patch synchronously.
+  const answered = baseline.results.filter((r) => r.outcome === 'pass' || r.outcome === 'wrong-result' || r.outcome === 'threw');
+  const synchronous = answered.length > 0 && answered.every((r) => r.awaited !== true);
   const result: RepairResult = {
+    synchronous,
     plausible: false,
     candidates: [],
     baseline,
@@ -207,7 +212,7 @@ export async function repairBlock(block: Block, jobCases: Case[], options: Repai
 
   const tryOne = async (spec: CandidateSpec): Promise<void> => {
     const rank = ++result.tried;
-    const report: TrialReport = await pool.run({ block: { ...block, source: spec.source }, cases: ordered, limits: candidateLimits, stopOnFirstFailure: true });
+    const report: TrialReport = await pool.run({ block: { ...block, source: spec.source }, cases: ordered, limits: candidateLimits, stopOnFirstFailure: true, synchronous });
     trials += report.results.length;
     applyInvariants(report.results, noThrowIds, invariants);
     const passed = countLeadingPasses(report.results);

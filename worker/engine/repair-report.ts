@@ -31,6 +31,8 @@ export interface CandidateReport {
 export interface RepairResult {
   /** True when at least one candidate passes every case. */
   plausible: boolean;
+  /** The original never answered with a thenable: candidates must not either. */
+  synchronous: boolean;
   /** The chosen candidate (best score among the plausible ones). */
   winner?: CandidateReport;
   /** Every candidate tried, in trial order (plausible ones and a bounded sample of failures). */

@@ -271,6 +271,11 @@
         for (let i = 0; i < encodedArgs.length; i++) args[i] = codec.decode(encodedArgs[i]);
         value = apply(current.fn, undefined, args);
       }
+      if (isThenable(value) && c.synchronous === true) {
+        // A synchronous block's patch runs synchronously in the SDK: no app would see this awaited.
+        out.thenable = true;
+        return conclude(c, out, asserts);
+      }
       if (isThenable(value)) {
         // Await it now, inside this call, so a rejection has a handler before isolated-vm's
         // end-of-call check for unhandled rejections, and its microtasks run under the limit.
@@ -286,6 +291,7 @@
   }
 
   async function settle(c, out, args, value, asserts) {
+    out.awaited = true;
     try {
       record(c, out, args, await value);
     } catch (e) {

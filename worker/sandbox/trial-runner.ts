@@ -90,6 +90,10 @@ interface HarnessResult {
   error?: TrialError;
   covered?: number[];
   bytes?: number;
+  /** A thenable answer of a block known to answer synchronously (not awaited). */
+  thenable?: boolean;
+  /** The answer was a thenable and was awaited. */
+  awaited?: boolean;
 }
 
 export class TrialRunner {
@@ -147,7 +151,7 @@ export class TrialRunner {
           }
           realm = again.realm;
         }
-        const { result, lost } = await this.#runCase(realm, block, c, limits, coverage);
+        const { result, lost } = await this.#runCase(realm, block, c, limits, coverage, request.synchronous === true);
         if (lost) realm = null;
         // Code stopped by a limit can leave work behind in the isolate (a queue of ten million
         // promise reactions, a heap near its limit) that would land on the next candidate.
@@ -277,7 +281,7 @@ export class TrialRunner {
     return { name: fallback.name, message: fallback.message };
   }
 
-  async #runCase(realm: Realm, block: Block, c: Case, limits: SandboxLimits, coverage: boolean): Promise<{ result: TrialResult; lost: boolean }> {
+  async #runCase(realm: Realm, block: Block, c: Case, limits: SandboxLimits, coverage: boolean, synchronous: boolean): Promise<{ result: TrialResult; lost: boolean }> {
     const started = performance.now();
     const payload = JSON.stringify({
       check: c.check,
@@ -285,6 +289,7 @@ export class TrialRunner {
       script: c.script ?? '',
       argsAfter: c.argsAfter !== undefined || c.check === 'no-throw',
       coverage,
+      synchronous,
       maxResultBytes: limits.maxResultBytes,
     });
     // The call itself runs synchronously (a thread round trip saved per case): with no waiting
@@ -377,6 +382,10 @@ function judge(c: Case, r: HarnessResult, source: string, ms: number, limits: Sa
   if (r.status === 'too-large') return tooLarge(c.id, ms, r.bytes ?? 0, limits);
   const base: TrialResult = { caseId: c.id, outcome: 'pass', ms };
   if (r.covered) base.covered = r.covered;
+  if (r.awaited) base.awaited = true;
+  if (r.thenable) {
+    return { ...base, outcome: 'wrong-result', error: { name: 'AsyncAnswer', message: 'returned a thenable where the block answers synchronously' } };
+  }
   if (r.status === 'threw') {
     return { ...base, outcome: 'threw', error: withOffset(r.error ?? { name: 'Error', message: '' }, source) };
   }

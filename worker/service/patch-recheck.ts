@@ -44,6 +44,8 @@ export async function recheckWinner(p: {
   winner: { source: string; trials: readonly TrialResult[] };
   cases: readonly Case[];
   limits: Partial<SandboxLimits>;
+  /** The original answers synchronously: so must the winner (see TrialRequest.synchronous). */
+  synchronous?: boolean;
 }): Promise<RecheckResult> {
   const started = performance.now();
   const candidate: Block = { ...p.block, source: p.winner.source };
@@ -55,7 +57,7 @@ export async function recheckWinner(p: {
   let passed = 0;
   try {
     // One request per case: each case starts from a fresh context, whatever ran before it.
-    const reports = await Promise.all(p.cases.map((c) => pool.run({ block: candidate, cases: [c] })));
+    const reports = await Promise.all(p.cases.map((c) => pool.run({ block: candidate, cases: [c], synchronous: p.synchronous === true })));
     hostPid = pool.hostPids()[0];
     p.cases.forEach((c, i) => {
       const report = reports[i];

@@ -126,7 +126,7 @@ export async function startRepairWorker(config: SutureConfig, options: { logger?
     const limits = { cpuMs: config.sandboxCpuMs, wallMs: config.sandboxWallMs, memoryMb: config.sandboxMemoryMb };
     // Every case the search judged candidates on: the job's and those the engine generated.
     const judged = result.cases;
-    const recheck = await recheckWinner({ block: { source: block.source, description: block.description }, winner: result.winner, cases: judged, limits });
+    const recheck = await recheckWinner({ block: { source: block.source, description: block.description }, winner: result.winner, cases: judged, limits, synchronous: result.synchronous });
     report.recheck = recheck;
     progress.recheck = { passed: recheck.passed, total: recheck.total, refused: recheck.refused };
     await store.saveReport(fingerprint, round, report);
