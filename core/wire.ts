@@ -43,6 +43,13 @@ export interface RecordedCasesBatch {
 
 export type PatchStatus = 'pending-approval' | 'canary' | 'active' | 'rolled-back' | 'rejected' | 'superseded';
 
+/**
+ * How an SDK uses a live patch. `fallback` (every new patch): the block runs as written and the
+ * patch only answers calls where the block throws. `replace`: the patch runs instead of the block;
+ * an operator's decision, signed by the daemon (see core/mode-grant.ts).
+ */
+export type PatchMode = 'fallback' | 'replace';
+
 /** The fields covered by the signature (see core/patch-signature.ts). */
 export interface SignedPatchFields {
   id: string;
@@ -82,6 +89,10 @@ export interface ManifestPatch extends SignedPatchFields {
   /** base64 Ed25519 signature over canonicalPatchPayload(fields). */
   signature: string;
   score: { generator: string; description: string; passed: number; total: number; editSize: number };
+  /** Absent means `fallback`. */
+  mode?: PatchMode;
+  /** base64 Ed25519 signature over canonicalModeGrant (core/mode-grant.ts); an SDK runs `replace` only when it verifies. */
+  modeSignature?: string;
 }
 
 /** GET /v1/manifest?app=APP */
@@ -96,5 +107,25 @@ export interface OutcomeReport {
   requestId: string;
   app: string;
   instanceId: string;
-  outcomes: { patchId: string; passed: number; threw: number }[];
+  outcomes: {
+    patchId: string;
+    /** Patched calls (in fallback mode: calls the block threw on and the patch answered) that returned. */
+    passed: number;
+    /** Patched calls where the patch threw or hit a limit. */
+    threw: number;
+    /** Shadow runs (fallback mode) whose answer and argument effects equalled the block's. */
+    agreed?: number;
+    /** Shadow runs that differed from the block, or threw where it answered. */
+    disagreed?: number;
+    /** Some of the disagreeing calls, with the block's own answer (the expectation of the next repair round). */
+    disagreements?: ShadowDisagreement[];
+  }[];
+}
+
+/** A healthy call the patch would have changed. */
+export interface ShadowDisagreement {
+  /** The call as the block handled it: inputs on entry, its answer, the arguments' state after. */
+  call: RecordedCall;
+  /** What the patch did on the same inputs. */
+  patch: { result: Encoded; argsAfter: Encoded[] } | { error: { name: string; message: string } };
 }

@@ -41,6 +41,24 @@ export interface RepairClientOptions {
     sampleRate?: number;
     /** Most recorded calls held in memory awaiting delivery (oldest dropped, counted). @defaultValue 1000 */
     maxQueued?: number;
+    /**
+     * The first this many distinct successful calls of every block (distinct by encoded inputs) are
+     * recorded whatever `sampleRate` says, so a repair job always has known-good calls to keep;
+     * 0 turns it off. @defaultValue 3
+     */
+    first?: number;
+  };
+  /**
+   * Shadow runs of patches in `fallback` mode: on a sample of the calls the block answers itself,
+   * the patch also runs in the background on a copy of the inputs as they were on entry, and its
+   * answer and effects on the arguments are compared with the block's. A patch that differs is
+   * reported (and rolled back by the daemon) and no longer used by this instance.
+   */
+  shadow?: {
+    /** 0..1: share of healthy calls of a patched block compared. @defaultValue 0.1 */
+    sampleRate?: number;
+    /** The first this many healthy calls of each patch in this process are always compared. @defaultValue 5 */
+    first?: number;
   };
   /**
    * When inputs are copied for a failure report.
@@ -88,6 +106,9 @@ export interface ResolvedOptions {
   waitForFix: number;
   sampleRate: number;
   maxQueuedCalls: number;
+  recordFirst: number;
+  shadowRate: number;
+  shadowFirst: number;
   snapshot: 'entry' | 'on-failure';
   redactKeys: ReadonlyArray<string | RegExp> | undefined;
   redactHook: RedactHook | undefined;
@@ -108,6 +129,12 @@ function num(key: string, v: unknown, d: number, min: number, max = Infinity): n
     throw new RepairConfigError(key, `must be a number in [${min}, ${max}], got ${String(v)}`);
   }
   return v;
+}
+
+function int(key: string, v: unknown, d: number): number {
+  const n = num(key, v, d, 0, 1_000_000);
+  if (!Number.isInteger(n)) throw new RepairConfigError(key, `must be a whole number, got ${String(v)}`);
+  return n;
 }
 
 function oneOf<T extends string>(key: string, v: unknown, allowed: readonly T[], d: T): T {
@@ -144,6 +171,9 @@ export function resolveOptions(o: RepairClientOptions): ResolvedOptions {
     waitForFix: num('waitForFix', o.waitForFix, 0, 0),
     sampleRate: num('record.sampleRate', o.record?.sampleRate, 0.01, 0, 1),
     maxQueuedCalls: num('record.maxQueued', o.record?.maxQueued, 1000, 1),
+    recordFirst: int('record.first', o.record?.first, 3),
+    shadowRate: num('shadow.sampleRate', o.shadow?.sampleRate, 0.1, 0, 1),
+    shadowFirst: int('shadow.first', o.shadow?.first, 5),
     snapshot: oneOf('snapshot', o.snapshot, ['entry', 'on-failure'], 'entry'),
     redactKeys: o.redact?.keys,
     redactHook: o.redact?.hook,

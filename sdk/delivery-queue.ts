@@ -30,6 +30,8 @@ export class DeliveryQueue<T> {
   readonly #backoff: CappedBackoff;
   #timer: NodeJS.Timeout | null = null;
   #inFlight: Promise<void> | null = null;
+  /** The batch `send` holds right now. */
+  #sending: T[] = [];
   #retryAt = 0;
   #closed = false;
   dropped = 0;
@@ -42,6 +44,11 @@ export class DeliveryQueue<T> {
 
   get size(): number {
     return this.#items.length;
+  }
+
+  /** Whether an undelivered item (queued, or in a batch being sent) matches. */
+  some(match: (item: T) => boolean): boolean {
+    return this.#items.some(match) || this.#sending.some(match);
   }
 
   push(item: T): void {
@@ -92,10 +99,13 @@ export class DeliveryQueue<T> {
       while (this.#items.length > 0 && !failed) {
         const batch = this.#items.splice(0, this.#o.batchSize);
         let retry: T[];
+        this.#sending = batch;
         try {
           retry = await this.#o.send(batch);
         } catch {
           retry = batch;
+        } finally {
+          this.#sending = [];
         }
         this.delivered += batch.length - retry.length;
         if (retry.length > 0) {

@@ -1,17 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import { replaceGranted } from '../core/mode-grant.ts';
 import { verifyPatchSignature } from '../core/patch-signature.ts';
-import type { FailureAck, FailureReport, Manifest, ManifestPatch, OutcomeReport, RecordedCall, RecordedCasesBatch } from '../core/wire.ts';
+import type { Encoded } from '../core/types.ts';
+import type { FailureAck, FailureReport, Manifest, ManifestPatch, OutcomeReport, RecordedCall, RecordedCasesBatch, ShadowDisagreement } from '../core/wire.ts';
 import { resolveOptions, type RepairClientOptions, type ResolvedOptions } from './client-options.ts';
 import { DaemonHttp, isRetryableStatus } from './daemon-http.ts';
 import { DeliveryQueue } from './delivery-queue.ts';
 import { copyArgs } from './entry-copy.ts';
+import { FirstCalls } from './first-calls.ts';
 import { IsolateExecutor, loadIsolatedVm } from './isolate-executor.ts';
 import { parsePatch } from './manifest-shape.ts';
-import type { PatchExecutor } from './patch-executor.ts';
+import type { PatchExecutor, PatchRun } from './patch-executor.ts';
 import { RegistrySync } from './registry-sync.ts';
 import { inRolloutShare } from './rollout-share.ts';
+import { OutcomeTally } from './outcome-tally.ts';
 import { SdkError } from './sdk-errors.ts';
+import { ShadowRuns, type ShadowOutcome, type ShadowSample } from './shadow-runs.ts';
 import { createSnapshotEncoder, type SnapshotEncoder } from './snapshot-encoder.ts';
 import { SourceHashCache } from './source-hash.ts';
 import { StateWriteBack } from './state-write-back.ts';
@@ -41,6 +46,14 @@ export interface FailureEvent {
   patchId?: string;
 }
 
+export interface ShadowEvent {
+  blockId: string;
+  patchId: string;
+  version: number;
+  /** The patch's answer and argument effects equalled the block's on a call the block answered. */
+  agreed: boolean;
+}
+
 export interface SyncEvent {
   revision: number;
   changed: boolean;
@@ -52,6 +65,7 @@ export interface SyncEvent {
 export interface RepairClientEvents {
   patched: [PatchedEvent];
   failure: [FailureEvent];
+  shadow: [ShadowEvent];
   sync: [SyncEvent];
   error: [SdkError];
 }
@@ -77,6 +91,8 @@ interface PendingCall {
   description: string;
   source: string;
   entry: unknown[];
+  /** The entry already encoded (first calls are encoded on the call, to tell them apart). */
+  encoded?: Encoded[];
   result: unknown;
   after: unknown[];
   at: string;
@@ -100,6 +116,8 @@ interface CallContext {
 const AsyncFunction = (async () => undefined).constructor;
 const RUNNABLE: ReadonlySet<string> = new Set(['canary', 'active']);
 const FAILURE_SEND_CONCURRENCY = 8;
+/** Disagreeing calls of one patch sent by one instance: enough to be cases of the next round. */
+const MAX_DISAGREEMENTS_SENT = 3;
 const NOT_YET = new Set([204, 404, 408, 425]);
 
 /**
@@ -130,7 +148,15 @@ export class RepairClient {
   #patches = new Map<string, BlockPatches>();
   readonly #verified = new Map<string, boolean>();
   readonly #announced = new Set<string>();
-  #outcomes = new Map<string, { passed: number; threw: number }>();
+  readonly #first: FirstCalls;
+  readonly #shadow: ShadowRuns;
+  /** Patches whose replace grant verified; every other live patch runs in fallback mode. */
+  #replacing = new Set<string>();
+  /** Patches that disagreed with the block in a shadow run: this instance no longer uses them. */
+  readonly #quarantined = new Set<string>();
+  readonly #disagreementsSent = new Map<string, number>();
+  #manifest: Manifest | null = null;
+  readonly #outcomes = new OutcomeTally();
   #outcomeTimer: NodeJS.Timeout | null = null;
   #warnedNoKey = false;
   #closed = false;
@@ -143,8 +169,16 @@ export class RepairClient {
     this.#sampleRate = o.sampleRate;
     this.#entryCopies = o.snapshot === 'entry';
     this.#countdown = sampleGap(o.sampleRate);
+    this.#first = new FirstCalls(o.recordFirst);
     this.#http = new DaemonHttp(o.url, o.token, o.requestTimeout);
     this.#encoder = createSnapshotEncoder(o.redactKeys);
+    this.#shadow = new ShadowRuns({
+      executor: () => this.#executor,
+      encoder: this.#encoder,
+      rate: o.shadowRate,
+      first: o.shadowFirst,
+      onOutcome: (sample, outcome) => this.#shadowDone(sample, outcome),
+    });
     this.#failures = new DeliveryQueue<PendingFailure>({
       max: o.maxQueuedFailures,
       batchSize: 50,
@@ -265,7 +299,7 @@ export class RepairClient {
    * mode adds the copy). `many` holds the whole argument list when there are more than four.
    */
   #invoke(id: string, description: string, fn: Function, self: unknown, n: number, a0: unknown, a1: unknown, a2: unknown, a3: unknown, many: unknown[] | null): unknown {
-    if (this.#anyPatches || --this.#countdown <= 0 || this.#entryCopies) return this.#call(id, description, fn, self, many ?? argList(n, a0, a1, a2, a3));
+    if (this.#anyPatches || --this.#countdown <= 0 || this.#entryCopies || this.#first.wants(id)) return this.#call(id, description, fn, self, many ?? argList(n, a0, a1, a2, a3));
     let r: unknown;
     try {
       r = callWith(fn, self, n, a0, a1, a2, a3, many);
@@ -278,6 +312,7 @@ export class RepairClient {
 
   /** Everything but the plainest call: patches, sampling, entry copies. */
   #call(id: string, description: string, fn: Function, self: unknown, args: unknown[]): unknown {
+    let sampled: boolean;
     if (this.#anyPatches) {
       const block = this.#patches.get(id);
       if (block !== undefined) {
@@ -285,10 +320,11 @@ export class RepairClient {
         if (patch !== undefined) return this.#runPatched({ id, description, fn, self, args }, patch);
       }
       // #invoke skipped the countdown when patches exist; take the sampling decision here.
-      if (--this.#countdown <= 0 && this.#sampleNow()) return this.#runRecorded({ id, description, fn, self, args });
-    } else if (this.#countdown <= 0 && this.#sampleNow()) {
-      return this.#runRecorded({ id, description, fn, self, args });
+      sampled = --this.#countdown <= 0 && this.#sampleNow();
+    } else {
+      sampled = this.#countdown <= 0 && this.#sampleNow();
     }
+    if (sampled || this.#first.wants(id)) return this.#runRecorded({ id, description, fn, self, args }, sampled);
     if (this.#entryCopies) return this.#runWithEntry(id, description, fn, self, args);
     let r: unknown;
     try {
@@ -326,36 +362,47 @@ export class RepairClient {
     return r;
   }
 
-  #runRecorded(ctx: CallContext): unknown {
+  /** A call that is sampled (`sampled`) or may be one of the block's first distinct calls. */
+  #runRecorded(ctx: CallContext, sampled: boolean): unknown {
     const entry = copyArgs(ctx.self === undefined ? ctx.args : [ctx.self, ...ctx.args]);
+    // A call copied only because it may be a first call fails like any other call of its snapshot mode.
+    const reported = sampled || this.#entryCopies ? entry : null;
     let r: unknown;
     try {
       r = ctx.fn.apply(ctx.self, ctx.args);
     } catch (error) {
-      return this.#failed(ctx, entry, error, true);
+      return this.#failed(ctx, reported, error, true);
     }
     if (r instanceof Promise) {
       return r.then(
         (v: unknown) => {
-          this.#record(ctx, entry, v);
+          this.#record(ctx, entry, v, sampled);
           return v;
         },
-        (error: unknown) => this.#failed(ctx, entry, error, true),
+        (error: unknown) => this.#failed(ctx, reported, error, true),
       );
     }
-    this.#record(ctx, entry, r);
+    this.#record(ctx, entry, r, sampled);
     return r;
   }
 
-  #record(ctx: CallContext, entry: unknown[], result: unknown): void {
+  /** Queues a successful call: always when sampled, else when its inputs are new among the block's first calls. */
+  #record(ctx: CallContext, entry: unknown[], result: unknown, sampled: boolean): void {
     if (this.#closed) return;
     try {
       const off = ctx.self === undefined ? 0 : 1;
+      const args = off ? entry.slice(1) : entry;
+      let encoded: Encoded[] | undefined;
+      if (this.#first.wants(ctx.id)) {
+        encoded = this.#encoder.encodeEach(args);
+        if (!this.#first.admit(ctx.id, encoded) && !sampled) return;
+      } else if (!sampled) return;
       this.#calls.push({
         blockId: ctx.id,
         description: ctx.description,
         source: this.#hashes.of(ctx.fn).source,
-        entry: off ? entry.slice(1) : entry,
+        entry: args,
+        ...(encoded ? { encoded } : {}),
         result: copyArgs([result])[0],
         after: copyArgs(ctx.args),
         at: new Date().toISOString(),
@@ -373,7 +420,9 @@ export class RepairClient {
     return patch;
   }
 
+  /** Replace mode (granted by the operator): the patch runs instead of the block. */
   #runPatched(ctx: CallContext, patch: ManifestPatch): unknown {
+    if (!this.#replacing.has(patch.id)) return this.#runFallback(ctx, patch);
     const executor = this.#executor as PatchExecutor;
     const target = [ctx.self, ...ctx.args];
     // Trusted patches work on the live objects: keep the entry state to put back if one throws.
@@ -387,6 +436,113 @@ export class RepairClient {
     const run = executor.runSync(patch, target);
     if (run.ok) return this.#patchPassed(ctx, patch, run.value);
     return this.#patchFailed(ctx, patch, run.error, entry, target);
+  }
+
+  /**
+   * Fallback mode: the block runs as written and its answers stand. Only when it throws does the
+   * patch run, on the inputs as they were on entry; its effects on the arguments are written back
+   * and its answer returned. Some healthy calls are compared with the patch in the background.
+   */
+  #runFallback(ctx: CallContext, patch: ManifestPatch): unknown {
+    const target = [ctx.self, ...ctx.args];
+    const entry = copyArgs(target);
+    // #call skipped the sampling countdown for a patched block: take the decision here.
+    const sampled = --this.#countdown <= 0 && this.#sampleNow();
+    let r: unknown;
+    try {
+      r = ctx.fn.apply(ctx.self, ctx.args);
+    } catch (error) {
+      return this.#rescue(ctx, patch, entry, target, error, ctx.fn instanceof AsyncFunction);
+    }
+    if (r instanceof Promise) {
+      return r.then(
+        (v: unknown) => this.#answered(ctx, patch, entry, target, v, sampled, true),
+        (error: unknown) => this.#rescue(ctx, patch, entry, target, error, true),
+      );
+    }
+    return this.#answered(ctx, patch, entry, target, r, sampled, false);
+  }
+
+  /** The block answered: record it when due, maybe compare the patch with it, and return its answer. */
+  #answered(ctx: CallContext, patch: ManifestPatch, entry: unknown[], target: unknown[], value: unknown, sampled: boolean, async: boolean): unknown {
+    try {
+      if (sampled || this.#first.wants(ctx.id)) this.#record(ctx, ctx.self === undefined ? entry.slice(1) : entry, value, sampled);
+      if (!this.#closed && this.#shadow.wants(patch.id, async)) {
+        this.#shadow.run({ blockId: ctx.id, patch, async, entry, result: copyArgs([value])[0], after: copyArgs(target) });
+      }
+    } catch (err) {
+      this.#error(new SdkError('PATCH_FAILED', `could not compare patch ${patch.id} with block ${ctx.id}`, { cause: err }));
+    }
+    return value;
+  }
+
+  /** The block threw: the patch answers on the entry inputs, or, when it fails too, the block's error stands. */
+  #rescue(ctx: CallContext, patch: ManifestPatch, entry: unknown[], target: unknown[], error: unknown, async: boolean): unknown {
+    const executor = this.#executor as PatchExecutor;
+    const state = ctx.self === undefined ? entry.slice(1) : entry;
+    // A trusted patch works on the live objects: keep what the block left, to put back if the patch fails.
+    const left = executor.mode === 'trusted' ? copyArgs(target) : null;
+    const settle = (run: PatchRun): unknown => {
+      if (run.ok) return this.#patchPassed(ctx, patch, run.value);
+      this.#count(patch.id, 'threw');
+      this.#report(ctx, state, run.error, patch.id);
+      if (left) {
+        try {
+          new StateWriteBack().applyArgs(target, left);
+        } catch {
+          /* best effort */
+        }
+      }
+      return this.#failed(ctx, state, error, false);
+    };
+    if (async) return executor.runAsync(patch, target, entry).then(settle);
+    return settle(executor.runSync(patch, target, entry));
+  }
+
+  /** A shadow run ended: count it; a disagreement is reported at once and the patch is dropped here. */
+  #shadowDone(sample: ShadowSample, outcome: ShadowOutcome): void {
+    const { patch } = sample;
+    this.#emit('shadow', { blockId: sample.blockId, patchId: patch.id, version: patch.version, agreed: outcome.agreed });
+    if (outcome.agreed) {
+      this.#outcomes.add(patch.id, { agreed: 1 });
+      this.#scheduleOutcomes();
+      return;
+    }
+    const sent = this.#disagreementsSent.get(patch.id) ?? 0;
+    let disagreement;
+    if (sent < MAX_DISAGREEMENTS_SENT) {
+      try {
+        disagreement = this.#describeDisagreement(sample, outcome);
+      } catch (err) {
+        this.#error(new SdkError('DELIVERY_FAILED', `could not encode a shadow disagreement of ${patch.id}`, { cause: err }));
+      }
+      if (disagreement) this.#disagreementsSent.set(patch.id, sent + 1);
+    }
+    this.#outcomes.add(patch.id, { disagreed: 1 }, disagreement);
+    if (!this.#quarantined.has(patch.id)) {
+      this.#quarantined.add(patch.id);
+      if (this.#manifest) this.#applyManifest(this.#manifest);
+    }
+    if (!this.#closed) void this.#sendOutcomes();
+  }
+
+  #describeDisagreement(s: ShadowSample, outcome: Extract<ShadowOutcome, { agreed: false }>): ShadowDisagreement | undefined {
+    let call: RecordedCall = {
+      args: this.#encoder.encodeEach(s.entry.slice(1)),
+      result: this.#encoder.encode(s.result),
+      argsAfter: this.#encoder.encodeEach(s.after.slice(1)),
+      at: new Date().toISOString(),
+    };
+    if (this.#o.redactHook) {
+      const out = this.#o.redactHook({ kind: 'recorded', blockId: s.blockId, call });
+      if (!out) return undefined;
+      call = out as RecordedCall;
+    }
+    const p = outcome.patch;
+    return {
+      call,
+      patch: p.ok ? { result: this.#encoder.encode(p.result), argsAfter: this.#encoder.encodeEach(p.after.slice(1)) } : { error: shortError(p.error) },
+    };
   }
 
   #patchPassed(ctx: CallContext, patch: ManifestPatch, value: unknown): unknown {
@@ -519,11 +675,26 @@ export class RepairClient {
     }
   }
 
+  /**
+   * Recorded calls of a block go out before its failure reports: a report queues a repair job at
+   * once, and the job reads the block's recorded calls when it starts. A report whose block still
+   * has undelivered calls (the daemon refused them for now) waits with them.
+   */
   async #sendFailures(items: PendingFailure[]): Promise<PendingFailure[]> {
     const retry: PendingFailure[] = [];
-    for (let i = 0; i < items.length; i += FAILURE_SEND_CONCURRENCY) {
+    let ready = items;
+    if (this.#calls.size > 0 || this.#calls.some(() => true)) {
+      await this.#calls.flush();
+      ready = [];
+      for (const item of items) {
+        const id = item.report.block.id;
+        if (this.#calls.some((c) => c.blockId === id)) retry.push(item);
+        else ready.push(item);
+      }
+    }
+    for (let i = 0; i < ready.length; i += FAILURE_SEND_CONCURRENCY) {
       await Promise.all(
-        items.slice(i, i + FAILURE_SEND_CONCURRENCY).map(async (item) => {
+        ready.slice(i, i + FAILURE_SEND_CONCURRENCY).map(async (item) => {
           let res;
           try {
             res = await this.#http.request('POST', '/v1/failures', { body: item.report });
@@ -552,7 +723,7 @@ export class RepairClient {
     const blocks = new Map<string, RecordedCasesBatch['blocks'][number]>();
     for (const it of items) {
       let call: RecordedCall = {
-        args: this.#encoder.encodeEach(it.entry),
+        args: it.encoded ?? this.#encoder.encodeEach(it.entry),
         result: this.#encoder.encode(it.result),
         argsAfter: this.#encoder.encodeEach(it.after),
         at: it.at,
@@ -593,28 +764,23 @@ export class RepairClient {
   // ---- outcomes ----
 
   #count(patchId: string, what: 'passed' | 'threw'): void {
-    let c = this.#outcomes.get(patchId);
-    if (!c) this.#outcomes.set(patchId, (c = { passed: 0, threw: 0 }));
-    c[what]++;
-    if (!this.#outcomeTimer && !this.#closed) {
-      this.#outcomeTimer = setTimeout(() => {
-        this.#outcomeTimer = null;
-        void this.#sendOutcomes();
-      }, this.#o.flushInterval);
-      this.#outcomeTimer.unref();
-    }
+    this.#outcomes.add(patchId, { [what]: 1 });
+    this.#scheduleOutcomes();
+  }
+
+  #scheduleOutcomes(delay = this.#o.flushInterval): void {
+    if (this.#outcomeTimer || this.#closed) return;
+    this.#outcomeTimer = setTimeout(() => {
+      this.#outcomeTimer = null;
+      void this.#sendOutcomes();
+    }, delay);
+    this.#outcomeTimer.unref();
   }
 
   async #sendOutcomes(): Promise<void> {
     if (this.#outcomes.size === 0) return;
-    const taken = this.#outcomes;
-    this.#outcomes = new Map();
-    const report: OutcomeReport = {
-      requestId: randomUUID(),
-      app: this.#o.app,
-      instanceId: this.#o.instanceId,
-      outcomes: [...taken].map(([patchId, c]) => ({ patchId, passed: c.passed, threw: c.threw })),
-    };
+    const outcomes = this.#outcomes.take();
+    const report: OutcomeReport = { requestId: randomUUID(), app: this.#o.app, instanceId: this.#o.instanceId, outcomes };
     let ok = false;
     try {
       const res = await this.#http.request('POST', '/v1/outcomes', { body: report });
@@ -625,17 +791,8 @@ export class RepairClient {
     }
     if (!ok) {
       // Put the counts back (after Unleash's metrics buckets) so the next send carries them.
-      for (const [id, c] of taken) {
-        const now = this.#outcomes.get(id) ?? { passed: 0, threw: 0 };
-        this.#outcomes.set(id, { passed: now.passed + c.passed, threw: now.threw + c.threw });
-      }
-      if (!this.#closed && !this.#outcomeTimer) {
-        this.#outcomeTimer = setTimeout(() => {
-          this.#outcomeTimer = null;
-          void this.#sendOutcomes();
-        }, Math.min(this.#o.maxBackoff, this.#o.flushInterval * 4));
-        this.#outcomeTimer.unref();
-      }
+      this.#outcomes.restore(outcomes);
+      this.#scheduleOutcomes(Math.min(this.#o.maxBackoff, this.#o.flushInterval * 4));
     }
   }
 
@@ -654,6 +811,19 @@ export class RepairClient {
     return ok;
   }
 
+  /** A patch replaces its block only with the operator's signed grant; a `replace` without one runs in fallback mode. */
+  #grantsReplace(p: ManifestPatch): boolean {
+    if (p.mode !== 'replace') return false;
+    const key = `grant\0${p.id}\0${p.version}\0${p.modeSignature ?? ''}`;
+    let ok = this.#verified.get(key);
+    if (ok === undefined) {
+      ok = replaceGranted(p, this.#o.publicKey as NonNullable<ResolvedOptions['publicKey']>);
+      this.#verified.set(key, ok);
+      if (!ok) this.#error(new SdkError('PATCH_SIGNATURE_INVALID', `patch ${p.id} (block ${p.blockId}) says mode 'replace' without a grant that verifies; it runs in fallback mode`, { patchId: p.id }));
+    }
+    return ok;
+  }
+
   #applyManifest(m: Manifest): void {
     if (!this.#o.publicKey) {
       if (m.patches.length > 0 && !this.#warnedNoKey) {
@@ -663,18 +833,22 @@ export class RepairClient {
       return;
     }
     if (!this.#executor) return;
-    // Per (block, source hash): the newest runnable, verified patch whose rollout includes this instance.
+    this.#manifest = m;
+    // Per (block, source hash): the newest runnable, verified patch whose rollout includes this
+    // instance and that has not disagreed with the block here.
     const candidates = m.patches
       .filter((p) => p.app === this.#o.app && RUNNABLE.has(p.status))
       .sort((a, b) => b.version - a.version);
     const next = new Map<string, BlockPatches>();
     const decided = new Set<string>();
+    const replacing = new Set<string>();
     for (const p of candidates) {
       const key = `${p.blockId}\0${p.sourceHash}`;
-      if (decided.has(key)) continue;
+      if (decided.has(key) || this.#quarantined.has(p.id)) continue;
       if (!inRolloutShare(this.#o.instanceId, p.id, p.rollout)) continue;
       if (!this.#verify(p)) continue;
       decided.add(key);
+      if (this.#grantsReplace(p)) replacing.add(p.id);
       let b = next.get(p.blockId);
       if (!b) next.set(p.blockId, (b = { byHash: new Map(), lastFn: null, lastPatch: undefined }));
       b.byHash.set(p.sourceHash, p);
@@ -682,6 +856,8 @@ export class RepairClient {
     const keep = new Set<string>();
     for (const b of next.values()) for (const p of b.byHash.values()) keep.add(p.id);
     this.#executor.release(keep);
+    this.#shadow.release(keep);
+    this.#replacing = replacing;
     this.#patches = next;
     this.#anyPatches = next.size > 0;
   }
@@ -763,6 +939,11 @@ function describeError(error: unknown): { name: string; message: string; stack?:
   } catch {
     return { name: 'Error', message: '<unreadable error>' };
   }
+}
+
+function shortError(error: unknown): { name: string; message: string } {
+  const e = describeError(error);
+  return { name: e.name.slice(0, 200), message: e.message.slice(0, 2000) };
 }
 
 function sleep(ms: number): Promise<void> {

@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ivm from 'isolated-vm';
+import { signModeGrant } from '../../core/mode-grant.ts';
 import { canonicalPatchPayload } from '../../core/patch-signature.ts';
 import type { ManifestPatch } from '../../core/wire.ts';
 import { createRepairClient } from '../../sdk/index.ts';
@@ -120,8 +121,11 @@ async function patchedFigure(url: string, log: (s: string) => void): Promise<Per
 
   const { publicKey, privateKey } = generateKeyPairSync('ed25519');
   const fields = { id: 'perf-patch', app: 'bench', blockId: 'dmg', sourceHash: sourceHash(block.toString()), version: 1, source: fixSource, fingerprint: 'fp-perf' };
+  // Replace mode (with the operator's grant): the figure is the cost of running the patch instead of the block.
   const patch: ManifestPatch = {
     ...fields,
+    mode: 'replace',
+    modeSignature: signModeGrant({ ...fields, mode: 'replace' }, privateKey),
     status: 'active',
     rollout: 1,
     signature: sign(null, canonicalPatchPayload(fields), privateKey).toString('base64'),

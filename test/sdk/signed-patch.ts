@@ -1,6 +1,7 @@
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import { signModeGrant } from '../../core/mode-grant.ts';
 import { canonicalPatchPayload } from '../../core/patch-signature.ts';
-import type { Manifest, ManifestPatch } from '../../core/wire.ts';
+import type { Manifest, ManifestPatch, PatchMode } from '../../core/wire.ts';
 import { sourceHash } from '../../sdk/source-hash.ts';
 
 /** A fresh Ed25519 key pair, as the daemon holds one. */
@@ -11,10 +12,14 @@ export function makeKeys(): { publicKey: string; privateKey: KeyObject } {
 
 let seq = 0;
 
-/** A signed manifest patch replacing `original` (a function) with `source`. */
+/**
+ * A signed manifest patch for `original` (a function) with `source`. Mode `replace` by default,
+ * with the operator's grant signed by the same key (these tests exercise the patch on every
+ * call); `mode: 'fallback'` gives a patch as the daemon publishes it.
+ */
 export function signedPatch(
   privateKey: KeyObject,
-  o: { app: string; blockId: string; original: Function | string; source: string; rollout?: number; status?: ManifestPatch['status']; version?: number; id?: string },
+  o: { app: string; blockId: string; original: Function | string; source: string; rollout?: number; status?: ManifestPatch['status']; version?: number; id?: string; mode?: PatchMode },
 ): ManifestPatch {
   const fields = {
     id: o.id ?? `patch-${++seq}-${Date.now()}`,
@@ -25,8 +30,11 @@ export function signedPatch(
     source: o.source,
     fingerprint: `fp-${seq}`,
   };
+  const mode = o.mode ?? 'replace';
   return {
     ...fields,
+    mode,
+    ...(mode === 'replace' ? { modeSignature: signModeGrant({ ...fields, mode }, privateKey) } : {}),
     status: o.status ?? 'active',
     rollout: o.rollout ?? 1,
     signature: sign(null, canonicalPatchPayload(fields), privateKey).toString('base64'),

@@ -85,12 +85,31 @@ describe('run/wrap success path', () => {
       [1, 50, 50, 50],
       [0, 20_000, 0, 0],
     ] as const) {
-      const repair = createRepairClient({ url: 'http://127.0.0.1:9', app: 't', sync: 'off', snapshot: 'on-failure', record: { sampleRate: rate, maxQueued: 1_000_000 }, flushInterval: 60_000 });
+      const repair = createRepairClient({ url: 'http://127.0.0.1:9', app: 't', sync: 'off', snapshot: 'on-failure', record: { sampleRate: rate, maxQueued: 1_000_000, first: 0 }, flushInterval: 60_000 });
       repair.on('error', () => undefined);
       for (let i = 0; i < calls; i++) repair.run('s', 'sum', (a: { v: number }) => a.v + 1, { v: i });
       const queued = repair.stats().callsQueued;
       assert.ok(queued >= lo && queued <= hi, `rate ${rate}: ${queued} recorded of ${calls}`);
       await repair.close();
     }
+  });
+
+  it('records the first 3 distinct successful calls of every block whatever the sample rate, in both snapshot modes', async () => {
+    for (const snapshot of ['entry', 'on-failure'] as const) {
+      const repair = createRepairClient({ url: 'http://127.0.0.1:9', app: 't', sync: 'off', snapshot, record: { sampleRate: 0 }, flushInterval: 60_000 });
+      repair.on('error', () => undefined);
+      const inc = (a: { v: number }) => a.v + 1;
+      for (const v of [1, 1, 2, 1, 2, 3, 4, 5]) repair.run('a', 'inc', inc, { v }); // 1, 2, 3 are new; repeats are not
+      assert.throws(() => repair.run('b', 'throws', (a: { v: number }) => (a as never as { w: { x: number } }).w.x, { v: 0 }));
+      repair.run('b', 'throws', (a: { v: number }) => a.v, { v: 9 });
+      for (let i = 0; i < 1000; i++) repair.run('a', 'inc', inc, { v: i });
+      assert.equal(repair.stats().callsQueued, 4, `${snapshot}: three of block a, the one success of block b`);
+      await repair.close();
+    }
+    const off = createRepairClient({ url: 'http://127.0.0.1:9', app: 't', sync: 'off', record: { sampleRate: 0, first: 0 }, flushInterval: 60_000 });
+    off.on('error', () => undefined);
+    for (let i = 0; i < 10; i++) off.run('a', 'inc', (a: { v: number }) => a.v + 1, { v: i });
+    assert.equal(off.stats().callsQueued, 0, 'record.first 0 turns it off');
+    await off.close();
   });
 });

@@ -67,12 +67,12 @@ describe('reports and recorded calls', () => {
     assert.deepEqual(dmg.calls[0].argsAfter[1], { health: 84, stats: { armor: 4 } });
     assert.equal(batches[0].blocks.find((b) => b.id === 'async')!.calls[0].result, 2);
 
-    const off = createRepairClient({ url: stub.url, app: 'game', sync: 'off', record: { sampleRate: 0 } });
+    const off = createRepairClient({ url: stub.url, app: 'game', sync: 'off', record: { sampleRate: 0, first: 0 } });
     for (let i = 0; i < 100; i++) off.run('dmg', 'damage', seedBlock, { stats: { strength: 10 } }, { health: 100, stats: { armor: 4 } });
     await off.close();
     assert.equal(stub.requests.filter((r) => r.path === '/v1/cases').length, 1, 'rate 0 sends nothing');
 
-    const some = createRepairClient({ url: stub.url, app: 'game', sync: 'off', record: { sampleRate: 0.1, maxQueued: 100_000 } });
+    const some = createRepairClient({ url: stub.url, app: 'game', sync: 'off', record: { sampleRate: 0.1, maxQueued: 100_000, first: 0 } });
     for (let i = 0; i < 5000; i++) some.run('sq', 'square', (x: number) => x * x, i);
     await some.close();
     const calls = stub.requests.filter((r) => r.path === '/v1/cases').slice(1).flatMap((r) => (r.body as RecordedCasesBatch).blocks.flatMap((b) => b.calls));

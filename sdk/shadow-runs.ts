@@ -1,0 +1,92 @@
+import { snapshotEqual } from '../core/snapshot.ts';
+import type { ManifestPatch } from '../core/wire.ts';
+import { copyArgs } from './entry-copy.ts';
+import type { PatchExecutor, PatchRun } from './patch-executor.ts';
+import type { SnapshotEncoder } from './snapshot-encoder.ts';
+
+/** Shadow runs waiting or running at once; samples beyond are skipped (never queued without bound). */
+const MAX_PENDING = 8;
+
+/** A healthy call of a block with a fallback-mode patch, as the block handled it (private copies). */
+export interface ShadowSample {
+  blockId: string;
+  patch: ManifestPatch;
+  /** The block is async: the patch is awaited. */
+  async: boolean;
+  /** `[this, ...args]` as they were on entry. */
+  entry: unknown[];
+  /** The block's answer. */
+  result: unknown;
+  /** `[this, ...args]` as the block left them. */
+  after: unknown[];
+}
+
+/** What the patch did on the sample's entry inputs. */
+export type ShadowOutcome =
+  | { agreed: true }
+  | { agreed: false; patch: { ok: true; result: unknown; after: unknown[] } | { ok: false; error: unknown } };
+
+/**
+ * Shadow runs: a patch in `fallback` mode never answers a call the block answers, so it is checked
+ * against the block on a sample of those calls instead. The patch runs in the background (after
+ * the call has returned) on a copy of the entry inputs, and its answer and effects on the
+ * arguments are compared with the block's by snapshot equality (exact encoding: nothing redacted
+ * or truncated). A patch that throws where the block answered disagrees too.
+ */
+export class ShadowRuns {
+  readonly #executor: () => PatchExecutor | null;
+  readonly #encoder: SnapshotEncoder;
+  readonly #rate: number;
+  readonly #first: number;
+  readonly #seen = new Map<string, number>();
+  readonly #onOutcome: (sample: ShadowSample, outcome: ShadowOutcome) => void;
+  #pending = 0;
+
+  constructor(o: { executor: () => PatchExecutor | null; encoder: SnapshotEncoder; rate: number; first: number; onOutcome: (sample: ShadowSample, outcome: ShadowOutcome) => void }) {
+    this.#executor = o.executor;
+    this.#encoder = o.encoder;
+    this.#rate = o.rate;
+    this.#first = o.first;
+    this.#onOutcome = o.onOutcome;
+  }
+
+  /** Whether this healthy call of the patch is compared: the first few of each patch, then a sample. */
+  wants(patchId: string, async: boolean): boolean {
+    const executor = this.#executor();
+    // A trusted patch of an async block may do I/O: running it a second time is not a dry run.
+    if (!executor || (async && executor.mode === 'trusted') || this.#pending >= MAX_PENDING) return false;
+    const n = this.#seen.get(patchId) ?? 0;
+    if (n < this.#first) {
+      this.#seen.set(patchId, n + 1);
+      return true;
+    }
+    return this.#rate > 0 && Math.random() < this.#rate;
+  }
+
+  /** Runs the patch on the sample in the background and reports the outcome; never throws. */
+  run(sample: ShadowSample): void {
+    this.#pending++;
+    setImmediate(() => {
+      void this.#compare(sample)
+        .then((outcome) => this.#onOutcome(sample, outcome))
+        .catch(() => undefined)
+        .finally(() => this.#pending--);
+    });
+  }
+
+  /** Patch ids no longer in the manifest are forgotten. */
+  release(keep: ReadonlySet<string>): void {
+    for (const id of this.#seen.keys()) if (!keep.has(id)) this.#seen.delete(id);
+  }
+
+  async #compare(s: ShadowSample): Promise<ShadowOutcome> {
+    const executor = this.#executor();
+    if (!executor) return { agreed: true };
+    const target = copyArgs(s.entry);
+    const run: PatchRun = s.async ? await executor.runAsync(s.patch, target) : executor.runSync(s.patch, target);
+    if (!run.ok) return { agreed: false, patch: { ok: false, error: run.error } };
+    const exact = this.#encoder.exact;
+    const same = snapshotEqual(exact.encode(run.value), exact.encode(s.result)) && snapshotEqual(exact.encode(target), exact.encode(s.after));
+    return same ? { agreed: true } : { agreed: false, patch: { ok: true, result: run.value, after: target } };
+  }
+}
