@@ -4,7 +4,8 @@ import type { Redis } from 'ioredis';
 /** A change announced on the Redis channel by whichever daemon or worker made it. */
 export type ServiceEvent =
   | { type: 'patch'; app: string; fingerprint: string; patchId: string; status: string; revision: number }
-  | { type: 'patch-status'; app: string; patchId: string; status: string; rollout: number; revision: number };
+  | { type: 'patch-status'; app: string; patchId: string; status: string; rollout: number; revision: number }
+  | { type: 'patch-mode'; app: string; patchId: string; mode: string; revision: number };
 
 /**
  * Fans the Redis pub/sub channel out to local listeners (SSE streams, long polls), so a change

@@ -49,6 +49,13 @@ export const failureAckSchema = {
   properties: { fingerprint: { type: 'string' }, jobId: { type: 'string' }, duplicate: { type: 'boolean' } },
 } as const;
 
+const recordedCallSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['args', 'result', 'at'],
+  properties: { args: encodedList, result: {}, argsAfter: encodedList, at: isoTime },
+} as const;
+
 export const recordedCasesSchema = {
   type: 'object',
   additionalProperties: false,
@@ -71,12 +78,7 @@ export const recordedCasesSchema = {
           calls: {
             type: 'array',
             maxItems: 1000,
-            items: {
-              type: 'object',
-              additionalProperties: false,
-              required: ['args', 'result', 'at'],
-              properties: { args: encodedList, result: {}, argsAfter: encodedList, at: isoTime },
-            },
+            items: recordedCallSchema,
           },
         },
       },
@@ -103,6 +105,29 @@ export const outcomeReportSchema = {
           patchId: { type: 'string', minLength: 1, maxLength: 100 },
           passed: { type: 'integer', minimum: 0, maximum: 1_000_000_000 },
           threw: { type: 'integer', minimum: 0, maximum: 1_000_000_000 },
+          agreed: { type: 'integer', minimum: 0, maximum: 1_000_000_000 },
+          disagreed: { type: 'integer', minimum: 0, maximum: 1_000_000_000 },
+          disagreements: {
+            type: 'array',
+            maxItems: 10,
+            items: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['call', 'patch'],
+              properties: {
+                call: recordedCallSchema,
+                patch: {
+                  type: 'object',
+                  additionalProperties: false,
+                  properties: {
+                    result: {},
+                    argsAfter: encodedList,
+                    error: { type: 'object', additionalProperties: false, required: ['name', 'message'], properties: { name: { type: 'string', maxLength: 200 }, message: { type: 'string', maxLength: 2000 } } },
+                  },
+                },
+              },
+            },
+          },
         },
       },
     },
@@ -148,6 +173,8 @@ export const manifestPatchSchema = {
     status: { type: 'string', enum: ['pending-approval', 'canary', 'active', 'rolled-back', 'rejected', 'superseded'] },
     rollout: { type: 'number' },
     signature: { type: 'string' },
+    mode: { type: 'string', enum: ['fallback', 'replace'] },
+    modeSignature: { type: 'string' },
     score: {
       type: 'object',
       properties: {
@@ -173,6 +200,7 @@ export const adminDecisionSchema = {
   properties: {
     reason: { type: 'string', maxLength: 2000 },
     requeue: { type: 'boolean' },
+    mode: { type: 'string', enum: ['fallback', 'replace'] },
   },
 } as const;
 

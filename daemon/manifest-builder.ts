@@ -17,6 +17,9 @@ export function toManifestPatch(p: PatchRecord): ManifestPatch {
     rollout: p.rollout,
     signature: p.signature,
     score: p.score,
+    // How SDKs use it; `replace` carries the daemon's signed grant (core/mode-grant.ts).
+    mode: p.mode ?? 'fallback',
+    ...(p.modeSignature ? { modeSignature: p.modeSignature } : {}),
     // Signed with the patch (when present): the SDK's signature check needs it as stored.
     ...(p.evidence ? { evidence: p.evidence } : {}),
   };

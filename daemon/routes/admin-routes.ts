@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { JobType } from 'bullmq';
 import { evidenceWarning } from '../../core/patch-evidence.ts';
-import type { PatchStatus } from '../../core/wire.ts';
+import { signModeGrant } from '../../core/mode-grant.ts';
+import type { PatchMode, PatchStatus } from '../../core/wire.ts';
 import type { DaemonContext } from '../daemon-context.ts';
 import { HttpError } from '../http-errors.ts';
 import { adminDecisionSchema, appQuerySchema, fingerprintSchema, idParamsSchema, patchIdSchema, policyUpdateSchema } from '../http-schemas.ts';
@@ -12,6 +13,9 @@ export function patchView(p: PatchRecord): PatchRecord & { evidenceWarning?: str
   const warning = evidenceWarning(p.evidence);
   return warning ? { ...p, evidenceWarning: warning } : p;
 }
+
+/** Statuses whose mode an operator may change (a rolled-back or rejected patch runs nowhere). */
+const MODE_FROM: PatchStatus[] = ['pending-approval', 'canary', 'active'];
 
 const JOB_STATES = ['waiting', 'active', 'completed', 'failed', 'delayed', 'prioritized'] as const;
 
@@ -128,7 +132,8 @@ export function adminRoutes(app: FastifyInstance, ctx: DaemonContext): void {
       schema: { tags, summary: `${action[0].toUpperCase()}${action.slice(1)} a patch (allowed from: ${decision.from.join(', ')})`, params: idParamsSchema('id', patchIdSchema), body: { anyOf: [adminDecisionSchema, { type: 'null' }] } },
     }, async (request) => {
       const { id } = request.params as { id: string };
-      const body = (request.body ?? {}) as { reason?: string; requeue?: boolean };
+      const body = (request.body ?? {}) as { reason?: string; requeue?: boolean; mode?: PatchMode };
+      if (body.mode && action !== 'approve' && action !== 'promote') throw new HttpError(400, 'SUTURE_INVALID_REQUEST', `body/mode: only approve and promote take a mode, not ${action}`);
       const patch = await store.getPatch(id);
       if (!patch) throw new HttpError(404, 'SUTURE_UNKNOWN_PATCH', `no patch ${id}`);
       if (!decision.from.includes(patch.status)) throw new HttpError(409, 'SUTURE_CONFLICT', `cannot ${action} a patch that is ${patch.status}`);
@@ -137,6 +142,7 @@ export function adminRoutes(app: FastifyInstance, ctx: DaemonContext): void {
       if (!r.changed) throw new HttpError(409, 'SUTURE_CONFLICT', `cannot ${action} a patch that is ${r.status}`);
       ctx.metrics.decisions.inc({ decision: action });
       await store.audit({ actor: actorOf(request), action, target: id, detail: { from: patch.status, to: next.status, rollout: next.rollout, reason: body.reason, revision: r.revision } }, config.auditMax);
+      if (body.mode && body.mode !== (patch.mode ?? 'fallback')) await setMode(request, patch, body.mode, body.reason);
       let jobId: string | null = null;
       if (action === 'rollback' && body.requeue) {
         jobId = await scheduler.requeue(patch.fingerprint, patch.app);
@@ -144,6 +150,39 @@ export function adminRoutes(app: FastifyInstance, ctx: DaemonContext): void {
       }
       const after = await store.getPatch(id);
       return { patch: after && patchView(after), revision: r.revision, ...(jobId ? { jobId } : {}) };
+    });
+  }
+
+  /**
+   * The mode is an operator's decision: `replace` is signed by this daemon (the SDK runs a patch
+   * instead of its block only with that grant), `fallback` removes the grant. Audited.
+   */
+  async function setMode(request: FastifyRequest, patch: PatchRecord, mode: PatchMode, reason: string | undefined) {
+    const grant = mode === 'replace' ? signModeGrant({ id: patch.id, app: patch.app, blockId: patch.blockId, sourceHash: patch.sourceHash, version: patch.version, mode }, ctx.keys.privateKey) : '';
+    const r = await store.setPatchMode(patch, MODE_FROM, mode, grant);
+    if (!r.changed) throw new HttpError(409, 'SUTURE_CONFLICT', `cannot change the mode of a patch that is ${r.status}`);
+    await store.audit({ actor: actorOf(request), action: mode, target: patch.id, detail: { from: r.before, to: mode, reason, revision: r.revision } }, config.auditMax);
+    return r;
+  }
+
+  for (const mode of ['replace', 'fallback'] as const) {
+    app.post(`/v1/admin/patches/:id/${mode}`, {
+      schema: {
+        tags,
+        summary: mode === 'replace'
+          ? 'Let a patch replace its block outright (signed grant; allowed from: pending-approval, canary, active)'
+          : 'Return a patch to fallback mode: the block runs and the patch answers only calls that throw',
+        params: idParamsSchema('id', patchIdSchema),
+        body: { anyOf: [adminDecisionSchema, { type: 'null' }] },
+      },
+    }, async (request) => {
+      const { id } = request.params as { id: string };
+      const body = (request.body ?? {}) as { reason?: string };
+      const patch = await store.getPatch(id);
+      if (!patch) throw new HttpError(404, 'SUTURE_UNKNOWN_PATCH', `no patch ${id}`);
+      const r = await setMode(request, patch, mode, body.reason);
+      const after = await store.getPatch(id);
+      return { patch: after && patchView(after), revision: r.revision };
     });
   }
 

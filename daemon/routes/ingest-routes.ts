@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import type { FailureReport, OutcomeReport, RecordedCasesBatch } from '../../core/wire.ts';
+import type { FailureReport, OutcomeReport, RecordedCall, RecordedCasesBatch, ShadowDisagreement } from '../../core/wire.ts';
 import type { DaemonContext } from '../daemon-context.ts';
 import { ActivitySeries } from '../dashboard/activity-series.ts';
 import { failureFingerprint, sha256, sourceHashOf } from '../failure-fingerprint.ts';
 import { FailureIngestBatcher } from '../failure-ingest-batcher.ts';
 import { failureAckSchema, failureReportSchema, outcomeReportSchema, recordedCasesSchema } from '../http-schemas.ts';
 import { checkSnapshot } from '../snapshot-limits.ts';
+import type { PatchRecord } from '../store/service-store.ts';
 
 /** POST /v1/failures, /v1/cases and /v1/outcomes: what SDK instances send. */
 export function ingestRoutes(app: FastifyInstance, ctx: DaemonContext): void {
@@ -25,6 +26,25 @@ export function ingestRoutes(app: FastifyInstance, ctx: DaemonContext): void {
       for (const [a, n] of perApp) void countActivity(a, { failures: n });
     },
   });
+
+  /** Checks a recorded call's snapshots against the limits; gives its (args hash, stored json) pair. */
+  const checkRecordedCall = (field: string, call: RecordedCall): [string, string] => {
+    const args = checkSnapshot(`${field}/args`, call.args, limits);
+    checkSnapshot(`${field}/result`, call.result, limits);
+    if (call.argsAfter) checkSnapshot(`${field}/argsAfter`, call.argsAfter, limits);
+    return [sha256(args).slice(0, 32), JSON.stringify({ args: call.args, result: call.result, argsAfter: call.argsAfter, at: call.at })];
+  };
+
+  /** Stores the disagreeing calls of a patch as recorded calls of its block, past the block's cap; returns how many were new. */
+  const keepDisagreements = async (patch: PatchRecord, disagreements: ShadowDisagreement[]): Promise<number> => {
+    if (disagreements.length === 0) return 0;
+    const block = await store.getBlock(patch.app, patch.blockId, patch.sourceHash);
+    if (!block) return 0;
+    return store.addRecordedCalls({
+      app: patch.app, blockId: patch.blockId, sourceHash: patch.sourceHash, description: block.description, source: block.source,
+      now: Date.now(), max: Number.MAX_SAFE_INTEGER, calls: disagreements.map((d, i) => checkRecordedCall(`disagreements/${i}/call`, d.call)),
+    });
+  };
 
   app.post('/v1/failures', {
     schema: { tags: ['ingest'], summary: 'Report one failing call of a block', body: failureReportSchema, response: { 202: failureAckSchema } },
@@ -76,13 +96,7 @@ export function ingestRoutes(app: FastifyInstance, ctx: DaemonContext): void {
     auth.app(request, body.app);
     if (await store.requestSeen(body.app, body.requestId)) return reply.code(202).send({ added: 0, duplicate: true });
     const batches = body.blocks.map((block, i) => {
-      const calls: [string, string][] = block.calls.map((call, j) => {
-        const field = `body/blocks/${i}/calls/${j}`;
-        const args = checkSnapshot(`${field}/args`, call.args, limits);
-        checkSnapshot(`${field}/result`, call.result, limits);
-        if (call.argsAfter) checkSnapshot(`${field}/argsAfter`, call.argsAfter, limits);
-        return [sha256(args).slice(0, 32), JSON.stringify({ args: call.args, result: call.result, argsAfter: call.argsAfter, at: call.at })];
-      });
+      const calls = block.calls.map((call, j) => checkRecordedCall(`body/blocks/${i}/calls/${j}`, call));
       return { block, calls };
     });
     let added = 0;
@@ -105,9 +119,12 @@ export function ingestRoutes(app: FastifyInstance, ctx: DaemonContext): void {
     const body = request.body as OutcomeReport;
     auth.app(request, body.app);
     // Counters are not idempotent: claim the request id first, release it when storing fails.
+    for (const [i, o] of body.outcomes.entries()) {
+      for (const [j, d] of (o.disagreements ?? []).entries()) checkRecordedCall(`body/outcomes/${i}/disagreements/${j}/call`, d.call);
+    }
     const claimed = await ctx.redis.set(store.keys.request(body.app, body.requestId), '1', 'EX', config.requestIdTtlSeconds, 'NX');
     if (!claimed) return reply.code(202).send({ applied: 0, duplicate: true, decisions: [] });
-    const decisions: { patchId: string; decision: string; status: string; rollout: number }[] = [];
+    const decisions: { patchId: string; decision: string; status: string; rollout: number; reason?: string }[] = [];
     let unknown = 0;
     try {
       for (const o of body.outcomes) {
@@ -116,27 +133,40 @@ export function ingestRoutes(app: FastifyInstance, ctx: DaemonContext): void {
           unknown++;
           continue;
         }
-        if (o.passed + o.threw === 0) continue;
+        const agreed = o.agreed ?? 0;
+        const disagreed = o.disagreed ?? 0;
+        if (o.passed + o.threw + agreed + disagreed === 0) continue;
         metrics.outcomes.inc({ app: body.app, outcome: 'passed' }, o.passed);
         metrics.outcomes.inc({ app: body.app, outcome: 'threw' }, o.threw);
-        const r = await store.applyOutcome(patch, o.passed, o.threw, {
+        // The calls the patch would have changed become recorded calls of the block first, so the
+        // repair round a roll-back opens keeps their answers.
+        const kept = await keepDisagreements(patch, o.disagreements ?? []);
+        const r = await store.applyOutcome(patch, { passed: o.passed, threw: o.threw, agreed, disagreed }, {
           steps: config.canarySteps, cleanCalls: config.canaryCleanCalls, threshold: config.rollbackThreshold, minCalls: config.rollbackMinCalls,
         });
-        decisions.push({ patchId: patch.id, decision: r.decision, status: r.status, rollout: r.rollout });
+        decisions.push({ patchId: patch.id, decision: r.decision, status: r.status, rollout: r.rollout, ...(r.reason ? { reason: r.reason } : {}) });
         void countActivity(body.app, { passed: o.passed, threw: o.threw });
         if (r.decision === 'promoted' || r.decision === 'rolled-back') {
           metrics.decisions.inc({ decision: r.decision });
           const total = patch.passed + patch.threw + o.passed + o.threw;
+          // A shadow roll-back is the comparison's verdict: its actor says so.
+          const actor = r.reason === 'shadow' ? 'shadow' : 'system';
+          const first = o.disagreements?.[0];
           await store.audit({
-            actor: 'system',
+            actor,
             action: r.decision === 'promoted' ? 'auto-promote' : 'auto-rollback',
             target: patch.id,
-            detail: { status: r.status, rollout: r.rollout, passed: patch.passed + o.passed, threw: patch.threw + o.threw, total, revision: r.revision },
+            detail: {
+              status: r.status, rollout: r.rollout, passed: patch.passed + o.passed, threw: patch.threw + o.threw, total, revision: r.revision,
+              ...(r.reason === 'shadow'
+                ? { reason: 'a shadow run disagreed with the block', agreed: patch.agreed + agreed, disagreed: patch.disagreed + disagreed, recordedCases: kept, instanceId: body.instanceId, ...(first ? { example: first } : {}) }
+                : {}),
+            },
           }, config.auditMax);
-          ctx.log.info({ patchId: patch.id, decision: r.decision, rollout: r.rollout }, 'rollout decision');
+          ctx.log.info({ patchId: patch.id, decision: r.decision, reason: r.reason, rollout: r.rollout }, 'rollout decision');
           if (r.decision === 'rolled-back' && config.requeueOnRollback) {
             const jobId = await scheduler.requeue(patch.fingerprint, patch.app);
-            await store.audit({ actor: 'system', action: 'requeue', target: patch.fingerprint, detail: { after: 'auto-rollback', patchId: patch.id, jobId } }, config.auditMax);
+            await store.audit({ actor, action: 'requeue', target: patch.fingerprint, detail: { after: 'auto-rollback', patchId: patch.id, jobId, ...(kept ? { recordedCases: kept } : {}) } }, config.auditMax);
           }
         }
       }

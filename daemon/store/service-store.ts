@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Redis } from 'ioredis';
-import type { ManifestPatch, PatchStatus } from '../../core/wire.ts';
+import type { ManifestPatch, PatchMode, PatchStatus } from '../../core/wire.ts';
 import { RedisKeys } from './redis-keys.ts';
 
 const lua = (name: string) => readFileSync(new URL(`./lua/${name}.lua`, import.meta.url), 'utf8');
@@ -12,6 +12,7 @@ const SCRIPTS = {
   storePatch: { numberOfKeys: 4, lua: lua('store-patch-4') },
   applyOutcome: { numberOfKeys: 3, lua: lua('apply-outcome-3') },
   setPatchStatus: { numberOfKeys: 3, lua: lua('set-patch-status-3') },
+  setPatchMode: { numberOfKeys: 2, lua: lua('set-patch-mode-2') },
   readManifest: { numberOfKeys: 2, lua: lua('read-manifest-2') },
   requeueBug: { numberOfKeys: 1, lua: lua('requeue-bug-1') },
   setBugStatus: {
@@ -82,6 +83,9 @@ export interface PatchRecord extends ManifestPatch {
   threw: number;
   stepPassed: number;
   stepThrew: number;
+  /** Shadow runs (fallback mode) that agreed with the block / disagreed. */
+  agreed: number;
+  disagreed: number;
   createdAt: number;
   updatedAt: number;
 }
@@ -114,6 +118,14 @@ export interface StoredFailure {
 }
 
 export type OutcomeDecision = 'counted' | 'promoted' | 'rolled-back' | 'ignored' | 'missing';
+
+/** The counts of one outcome report entry. */
+export interface OutcomeCounts {
+  passed: number;
+  threw: number;
+  agreed?: number;
+  disagreed?: number;
+}
 
 const num = (v: string | undefined) => (v === undefined ? 0 : Number(v));
 
@@ -269,13 +281,24 @@ export class ServiceStore {
     return num((await this.redis.get(this.keys.revision(app))) ?? undefined);
   }
 
-  async applyOutcome(patch: PatchRecord, passed: number, threw: number, rules: { steps: number[]; cleanCalls: number; threshold: number; minCalls: number }): Promise<{ decision: OutcomeDecision; revision: number; rollout: number; status: string }> {
+  /** Adds outcome counts; a shadow disagreement, or too many throws, rolls the patch back (`reason`). */
+  async applyOutcome(patch: PatchRecord, c: OutcomeCounts, rules: { steps: number[]; cleanCalls: number; threshold: number; minCalls: number }): Promise<{ decision: OutcomeDecision; revision: number; rollout: number; status: string; reason?: 'shadow' | 'threw' }> {
     const k = this.keys;
-    const [decision, revision, rollout, status] = (await this.#scripts.applyOutcome(
+    const [decision, revision, rollout, status, reason] = (await this.#scripts.applyOutcome(
       k.patch(patch.id), k.revision(patch.app), k.bug(patch.fingerprint),
-      passed, threw, rules.steps.join(','), rules.cleanCalls, rules.threshold, rules.minCalls, Date.now(), k.events(), patch.app, patch.id,
-    )) as [string, number, string, string];
-    return { decision: decision as OutcomeDecision, revision: Number(revision), rollout: Number(rollout), status };
+      c.passed, c.threw, rules.steps.join(','), rules.cleanCalls, rules.threshold, rules.minCalls, Date.now(), k.events(), patch.app, patch.id,
+      c.agreed ?? 0, c.disagreed ?? 0,
+    )) as [string, number, string, string, string];
+    return { decision: decision as OutcomeDecision, revision: Number(revision), rollout: Number(rollout), status, ...(reason ? { reason: reason as 'shadow' | 'threw' } : {}) };
+  }
+
+  /** Sets a patch's mode (and the grant signature of `replace`) when its status is one of `from`. */
+  async setPatchMode(patch: PatchRecord, from: PatchStatus[], mode: PatchMode, grant: string): Promise<{ changed: true; revision: number; before: PatchMode } | { changed: false; status: string }> {
+    const k = this.keys;
+    const [changed, x, before] = (await this.#scripts.setPatchMode(
+      k.patch(patch.id), k.revision(patch.app), from.join(','), mode, grant, Date.now(), k.events(), patch.app, patch.id,
+    )) as [number, number | string, string];
+    return changed === 1 ? { changed: true, revision: Number(x), before: before === 'replace' ? 'replace' : 'fallback' } : { changed: false, status: String(x) };
   }
 
   async setPatchStatus(patch: PatchRecord, from: PatchStatus[], to: PatchStatus, rollout: number, bugStatus: BugStatus | '', step?: number): Promise<{ changed: true; revision: number } | { changed: false; status: string }> {
@@ -374,6 +397,11 @@ function toPatch(h: Record<string, string>): PatchRecord {
     threw: num(h.threw),
     stepPassed: num(h.stepPassed),
     stepThrew: num(h.stepThrew),
+    agreed: num(h.agreed),
+    disagreed: num(h.disagreed),
+    // Patches stored before modes existed run in fallback mode too: replace needs a grant.
+    mode: h.mode === 'replace' ? 'replace' : 'fallback',
+    ...(h.modeSignature ? { modeSignature: h.modeSignature } : {}),
     createdAt: num(h.createdAt),
     updatedAt: num(h.updatedAt),
   };

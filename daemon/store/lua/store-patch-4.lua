@@ -16,6 +16,7 @@ if redis.call('EXISTS', KEYS[1]) == 1 then
 end
 redis.call('HSET', KEYS[1], 'doc', ARGV[1], 'status', ARGV[2], 'rollout', ARGV[3], 'step', '0',
   'passed', '0', 'threw', '0', 'stepPassed', '0', 'stepThrew', '0', 'createdAt', ARGV[4], 'updatedAt', ARGV[4],
+  'mode', 'fallback', 'agreed', '0', 'disagreed', '0',
   'app', ARGV[7], 'fingerprint', ARGV[8], 'blockId', ARGV[10])
 redis.call('ZADD', KEYS[2], ARGV[4], ARGV[9])
 redis.call('HSET', KEYS[4], 'status', 'patched', 'patchedAt', ARGV[4])
