@@ -18,6 +18,8 @@ const COMMANDS: Record<string, Loader> = {
   approve: async () => (await import('./patch-commands.ts')).decisionCommand('approve'),
   reject: async () => (await import('./patch-commands.ts')).decisionCommand('reject'),
   rollback: async () => (await import('./patch-commands.ts')).decisionCommand('rollback'),
+  replace: async () => (await import('./patch-commands.ts')).decisionCommand('replace'),
+  fallback: async () => (await import('./patch-commands.ts')).decisionCommand('fallback'),
   keys: async () => (await import('./keys-command.ts')).keysCommand(),
   export: async () => (await import('./export-command.ts')).exportCommand(),
 };

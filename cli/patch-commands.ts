@@ -21,22 +21,27 @@ const DECISIONS = {
   approve: 'Approve a patch waiting for approval: it becomes active for every instance',
   reject: 'Reject a patch waiting for approval: it never runs',
   rollback: 'Roll back a patch (active, canary or waiting): instances return to the original block',
+  replace: 'Let a patch replace its block outright (signed grant), instead of answering only the calls that throw',
+  fallback: 'Return a patch to fallback mode: the block runs as written and the patch answers only calls that throw',
 } as const;
 
-/** `approve`, `reject` or `rollback`: one POST; a patch in the wrong state exits 1 (409). */
+/** `approve`, `reject`, `rollback`, `replace` or `fallback`: one POST; a patch in the wrong state exits 1 (409). */
 export function decisionCommand(action: keyof typeof DECISIONS): Command {
   const cmd = adminCommand(action, DECISIONS[action])
     .argument('<patch>', 'patch id (see `suture patches`)')
     .option('--reason <text>', 'reason, kept in the audit log');
   if (action === 'rollback') cmd.option('--requeue', 'queue the bug for a new repair round afterwards');
+  if (action === 'approve') cmd.option('--mode <mode>', 'fallback or replace (how instances use the patch)');
   return cmd.action(async (patchId: string, opts) => {
     await runAdmin(action, opts, async (client) => {
       const before = await client.get<PatchRecord>(`/v1/admin/patches/${encodeURIComponent(patchId)}`);
       const body: Record<string, unknown> = {};
       if (opts.reason) body.reason = opts.reason;
       if (opts.requeue) body.requeue = true;
+      if (opts.mode) body.mode = opts.mode;
       const r = await client.post<{ patch: PatchRecord; jobId?: string }>(`/v1/admin/patches/${encodeURIComponent(patchId)}/${action}`, body);
-      process.stdout.write(`patch ${patchId}: ${before.status} → ${r.patch.status} (rollout ${Math.round(r.patch.rollout * 100)}%)${r.jobId ? `; bug re-queued as job ${r.jobId}` : ''}\n`);
+      const mode = (before.mode ?? 'fallback') !== (r.patch.mode ?? 'fallback') ? `, mode ${before.mode ?? 'fallback'} → ${r.patch.mode}` : '';
+      process.stdout.write(`patch ${patchId}: ${before.status} → ${r.patch.status} (rollout ${Math.round(r.patch.rollout * 100)}%${mode})${r.jobId ? `; bug re-queued as job ${r.jobId}` : ''}\n`);
     });
   });
 }

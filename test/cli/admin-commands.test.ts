@@ -78,6 +78,11 @@ describe('suture admin commands against the real daemon, worker and Redis', () =
     const ok = await suture(['approve', patchId, '--reason', 'looks right', ...admin()]);
     assert.equal(ok.code, 0, ok.stderr);
     assert.match(ok.stdout, /pending-approval → active \(rollout 100%\)/);
+    const replace = await suture(['replace', patchId, '--reason', 'checked by hand', ...admin()]);
+    assert.equal(replace.code, 0, replace.stderr);
+    assert.match(replace.stdout, /active → active \(rollout 100%, mode fallback → replace\)/);
+    const fallback = await suture(['fallback', patchId, ...admin()]);
+    assert.match(fallback.stdout, /mode replace → fallback/);
     const keysDir = join(dir, 'keys');
     const [again, keys, generated] = await Promise.all([
       suture(['approve', patchId, ...admin()]),
@@ -98,7 +103,7 @@ describe('suture admin commands against the real daemon, worker and Redis', () =
     assert.match(rollback.stdout, /active → rolled-back/);
     assert.equal(regenerate.code, 1, 'an existing key is never overwritten');
     const audit = (await (await h.call('/v1/admin/audit', { token: ADMIN_TOKEN })).json()) as { entries: { action: string; actor: string }[] };
-    assert.deepEqual(audit.entries.slice(0, 2).map((e) => e.action), ['rollback', 'approve']);
+    assert.deepEqual(audit.entries.slice(0, 4).map((e) => e.action), ['rollback', 'fallback', 'replace', 'approve']);
     assert.match(audit.entries[0].actor, /^cli:/);
   });
 
