@@ -107,11 +107,13 @@ export async function runDemo(o: DemoOptions): Promise<number> {
     const g = game;
     cleanups.unshift(['game SDK client', () => g.repair.close()]);
     const patchedEvents: string[] = [];
+    const shadows: boolean[] = [];
+    g.repair.on('shadow', (e) => shadows.push(e.agreed));
     // The SDK may hear of the patch while section 4 is still printing; its events are told in section 6.
     let heldEvents: string[] | null = [];
     g.repair.on('patched', (e) => {
       patchedEvents.push(e.via);
-      const line = `  ⚕ SDK event "patched": block ${e.blockId} runs patch ${e.patchId} (v${e.version}) ${e.via === 'wait' ? 'for the held call' : 'from the manifest, for every call'}`;
+      const line = `  ⚕ SDK event "patched": block ${e.blockId} runs patch ${e.patchId} (v${e.version}) ${e.via === 'wait' ? 'for the held call' : 'from the manifest, for the calls the block throws on (fallback mode)'}`;
       if (heldEvents) heldEvents.push(line);
       else out(line);
     });
@@ -177,12 +179,17 @@ export async function runDemo(o: DemoOptions): Promise<number> {
       const damage = await g.attack(enemy);
       out(`  ${g.hero.name} hits the ${enemy.name.padEnd(5)} (${enemy.stats ? `armor ${enemy.stats.armor}` : 'no stats'}) for ${damage}: health ${before} → ${enemy.health}`);
     }
+    await waitFor(async () => shadows.length > 0 || null, 2000, 'a shadow run').catch(() => undefined);
     await g.repair.flush();
     const counted = await waitFor(async () => {
       const p = await admin.get<PatchRecord>(`/v1/admin/patches/${patch.id}`);
       return p.passed >= 3 ? p : null;
     }, 5000, 'the outcome counts').catch(() => null);
     if (counted) out(`  the daemon counts the patch's calls: ${counted.passed} ran clean, ${counted.threw} threw (too many throws would roll it back)`);
+    if (shadows.length > 0) {
+      const agreed = shadows.filter((a) => a).length;
+      out(`  the orc got the block's own answer; in the background the patch ran on a copy of its inputs (shadow run): ${agreed} of ${shadows.length} agreed with the block (a disagreement would roll it back)`);
+    }
     out(`  patched events seen: ${patchedEvents.join(', ')}`);
     out(`\nRepaired: the game kept running. Export the fix for your code with \`suture export ${patch.id} --out DIR\`.`);
     code = 0;
