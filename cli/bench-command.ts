@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { Command, InvalidArgumentError } from 'commander';
-import { runBench, type BenchReport, type BugOutcome } from '../bench/bench-runner.ts';
-import { LlmGenerator } from '../worker/generators/llm/llm-generator.ts';
+import { runBench, type BenchReport, type BugOutcome } from '../suite/bench-runner.ts';
+import { LlmGenerator } from '../engine/generators/llm/llm-generator.ts';
 import { ProgressLine } from './progress-line.ts';
 
 export function benchCommand(): Command {

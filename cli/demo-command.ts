@@ -9,15 +9,15 @@ import { loadConfig } from '../config/load-config.ts';
 import { describeEvidence } from '../core/patch-evidence.ts';
 import { verifyPatchSignature } from '../core/patch-signature.ts';
 import { createDaemon, type Daemon } from '../daemon/daemon-server.ts';
-import type { BugRecord, PatchRecord, StoredFailureCase } from '../daemon/store/service-store.ts';
+import type { BugRecord, PatchRecord, StoredFailureCase } from '../service/store/service-store.ts';
 import { DemoGame, DAMAGE_BLOCK, GAME_APP } from '../demo/game-loop.ts';
 import { ensureRedis, RedisMissingError, type RedisHandle } from '../demo/local-redis.ts';
-import type { CandidateReport } from '../worker/engine/repair-report.ts';
-import type { RepairJobReport } from '../worker/service/repair-job-report.ts';
-import { startRepairWorker, type RepairJobProgress, type RepairWorkerHandle } from '../worker/service/repair-worker.ts';
+import type { CandidateReport } from '../engine/repair-report.ts';
+import type { RepairJobReport } from '../worker/repair-job-report.ts';
+import { startRepairWorker, type RepairJobProgress, type RepairWorkerHandle } from '../worker/repair-worker.ts';
 import { AdminClient } from './admin-client.ts';
 import { publicKeyFingerprint } from './key-fingerprint.ts';
-import { deleteKeysUnder } from '../daemon/store/key-scan.ts';
+import { deleteKeysUnder } from '../service/store/key-scan.ts';
 
 export interface DemoOptions {
   /** Search budget of the repair job, ms. @defaultValue 20000 */

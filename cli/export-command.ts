@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import type { BlockRecord, PatchRecord, StoredFailureCase, StoredRecordedCall } from '../daemon/store/service-store.ts';
-import { buildExport, type ExportFiles } from '../worker/export/regression-export.ts';
+import type { BlockRecord, PatchRecord, StoredFailureCase, StoredRecordedCall } from '../service/store/service-store.ts';
+import { buildExport, type ExportFiles } from '../service/regression-export.ts';
 import { AdminError, EXIT, type AdminClient } from './admin-client.ts';
 import { adminCommand, runAdmin } from './admin-command.ts';
 

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { importHumanEvalFix } from '../bench/import/humanevalfix.ts';
+import { importHumanEvalFix } from '../suite/import/humanevalfix.ts';
 
 export function importCommand(): Command {
   const cmd = new Command('import').description('Convert an external bug benchmark into the suite layout');

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { PatchRecord } from '../daemon/store/service-store.ts';
+import type { PatchRecord } from '../service/store/service-store.ts';
 import { adminCommand, runAdmin } from './admin-command.ts';
 import { patchesTable } from './status-command.ts';
 

@@ -1,9 +1,9 @@
 import { Command, InvalidArgumentError } from 'commander';
-import { loadSuite } from '../bench/suite/suite-loader.ts';
-import { SandboxPool } from '../worker/sandbox/sandbox-pool.ts';
-import { repairBlock } from '../worker/engine/repair-engine.ts';
-import type { CandidateReport, EngineEvent } from '../worker/engine/repair-report.ts';
-import { LlmGenerator } from '../worker/generators/llm/llm-generator.ts';
+import { loadSuite } from '../suite/suite-loader.ts';
+import { SandboxPool } from '../engine/sandbox/sandbox-pool.ts';
+import { repairBlock } from '../engine/repair-engine.ts';
+import type { CandidateReport, EngineEvent } from '../engine/repair-report.ts';
+import { LlmGenerator } from '../engine/generators/llm/llm-generator.ts';
 
 export function repairCommand(): Command {
   return new Command('repair')

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { BugRecord, PatchRecord } from '../daemon/store/service-store.ts';
+import type { BugRecord, PatchRecord } from '../service/store/service-store.ts';
 import { evidenceCounts, evidenceWarning, FAILING_INPUTS_ONLY } from '../core/patch-evidence.ts';
 import type { AdminClient } from './admin-client.ts';
 import { adminCommand, age, runAdmin, table } from './admin-command.ts';

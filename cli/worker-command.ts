@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { describeConfig, settingsHelp } from '../config/load-config.ts';
-import { startRepairWorker } from '../worker/service/repair-worker.ts';
+import { startRepairWorker } from '../worker/repair-worker.ts';
 import { configFromCli } from './service-config-option.ts';
 
 export function workerCommand(): Command {

@@ -19,7 +19,7 @@ export interface Block {
   description?: string;
 }
 
-/** 'generated': an input made around the failing ones, with the original's answer as its expectation (see worker/engine/oracle-cases.ts). */
+/** 'generated': an input made around the failing ones, with the original's answer as its expectation (see engine/oracle/oracle-cases.ts). */
 export type CaseKind = 'failure' | 'recorded' | 'test' | 'generated';
 
 /**
@@ -64,7 +64,7 @@ export interface TrialResult {
   /** Arguments' state after the call (snapshot encoding), when the case has argsAfter. */
   actualArgsAfter?: Encoded[];
   error?: TrialError;
-  /** With coverage on: sorted probe ids (see worker/localise) executed during this case. */
+  /** With coverage on: sorted probe ids (see engine/localisation) executed during this case. */
   covered?: number[];
   /** The answer was a thenable, awaited for the outcome (the block answers asynchronously). */
   awaited?: boolean;

@@ -3,12 +3,12 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { SutureConfig } from '../config/config-settings.ts';
 import type { EventBus } from './event-bus.ts';
-import type { RepairJobData } from './repair-queue.ts';
+import type { RepairJobData } from '../service/repair-queue.ts';
 import type { RepairScheduler } from './repair-scheduler.ts';
 import type { RouteAuth } from './route-auth.ts';
 import type { DaemonMetrics } from './service-metrics.ts';
-import type { SigningKeys } from './signing-keys.ts';
-import type { ServiceStore } from './store/service-store.ts';
+import type { SigningKeys } from '../service/signing-keys.ts';
+import type { ServiceStore } from '../service/store/service-store.ts';
 
 /** What every route needs; built once by the daemon. */
 export interface DaemonContext {

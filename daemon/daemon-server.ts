@@ -2,13 +2,13 @@ import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import { Ajv } from 'ajv';
 import { Redis } from 'ioredis';
-import { pino, type Logger } from 'pino';
+import type { Logger } from 'pino';
 import type { SutureConfig } from '../config/config-settings.ts';
 import type { DaemonContext } from './daemon-context.ts';
 import { dashboardRoutes } from './dashboard/dashboard-routes.ts';
 import { EventBus } from './event-bus.ts';
 import { HttpError } from './http-errors.ts';
-import { createRepairQueue } from './repair-queue.ts';
+import { createRepairQueue } from '../service/repair-queue.ts';
 import { RepairScheduler } from './repair-scheduler.ts';
 import { RouteAuth } from './route-auth.ts';
 import { adminRoutes } from './routes/admin-routes.ts';
@@ -16,35 +16,13 @@ import { ingestRoutes } from './routes/ingest-routes.ts';
 import { opsRoutes } from './routes/ops-routes.ts';
 import { registryRoutes } from './routes/registry-routes.ts';
 import { createDaemonMetrics } from './service-metrics.ts';
-import { loadSigningKeys } from './signing-keys.ts';
+import { loadSigningKeys } from '../service/signing-keys.ts';
 import { SnapshotLimitError } from './snapshot-limits.ts';
-import { ServiceStore } from './store/service-store.ts';
+import { ServiceStore } from '../service/store/service-store.ts';
+import { claimFleetKey, createRedis, createServiceLogger } from '../service/service-runtime.ts';
 
 /** How long close() lets requests in flight finish before cutting connections. */
 const CLOSE_GRACE_MS = 3000;
-
-/** Log paths never written out: tokens, keys and the LLM key wherever they appear. */
-export const REDACT_PATHS = [
-  'req.headers.authorization',
-  'headers.authorization',
-  'config.adminToken',
-  'config.appTokens',
-  'config.llmApiKey',
-  '*.adminToken',
-  '*.appTokens',
-  '*.llmApiKey',
-  '*.apiKey',
-  '*.privateKey',
-];
-
-export function createServiceLogger(config: Pick<SutureConfig, 'logLevel'>, name: string): Logger {
-  return pino({ name, level: config.logLevel, redact: { paths: REDACT_PATHS, censor: '[redacted]' } });
-}
-
-/** Redis client of the daemon's own requests: no offline queue, so a Redis outage is a fast 503. */
-export function createRedis(url: string, extra: Record<string, unknown> = {}): Redis {
-  return new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1, ...extra });
-}
 
 export interface Daemon {
   app: FastifyInstance;
@@ -71,10 +49,11 @@ export async function createDaemon(config: SutureConfig, options: { logger?: Log
   await subscriber.connect();
   const store = new ServiceStore(redis, config.prefix);
   const keys = loadSigningKeys({ dataDir: config.dataDir, keyFile: config.signingKeyFile });
-  const fleetKey = await store.claimPublicKey(keys.publicKeyPem);
-  if (fleetKey !== keys.publicKeyPem) {
+  try {
+    await claimFleetKey(store, keys, config.prefix);
+  } catch (error) {
     await Promise.all([redis.quit(), subscriber.quit()]);
-    throw new Error(`signing key ${keys.origin} differs from the one this Redis prefix (${config.prefix}) already uses; give every daemon and worker the same key (signingKeyFile)`);
+    throw error;
   }
   const queue = createRepairQueue(config);
   queue.on('error', (error: Error) => log.warn({ err: error.message }, 'queue connection error'));

@@ -1,6 +1,6 @@
 import type { RepairScheduler } from './repair-scheduler.ts';
-import { repairJobId, type RepairJobData } from './repair-queue.ts';
-import type { FailureRecord, ServiceStore, StoredFailure } from './store/service-store.ts';
+import { repairJobId, type RepairJobData } from '../service/repair-queue.ts';
+import type { FailureRecord, ServiceStore, StoredFailure } from '../service/store/service-store.ts';
 
 export interface FailureIngestBatcherOptions {
   /** Most reports stored in one round trip; a full batch is written at once. @defaultValue 512 */

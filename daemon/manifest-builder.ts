@@ -1,5 +1,5 @@
 import type { Manifest, ManifestPatch } from '../core/wire.ts';
-import type { PatchRecord, ServiceStore } from './store/service-store.ts';
+import type { PatchRecord, ServiceStore } from '../service/store/service-store.ts';
 
 /** Statuses an SDK needs to see: live patches, and rolled-back ones so it stops using them. */
 const IN_MANIFEST = new Set(['active', 'canary', 'rolled-back']);

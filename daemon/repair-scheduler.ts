@@ -1,7 +1,7 @@
 import type { Queue } from 'bullmq';
 import type { SutureConfig } from '../config/config-settings.ts';
-import { repairJobId, repairJobOptions, type RepairJobData } from './repair-queue.ts';
-import type { ServiceStore } from './store/service-store.ts';
+import { repairJobId, repairJobOptions, type RepairJobData } from '../service/repair-queue.ts';
+import type { ServiceStore } from '../service/store/service-store.ts';
 
 /** Hands bugs to the repair queue: one job per bug round, the job id derived from the fingerprint. */
 export class RepairScheduler {

@@ -15,4 +15,4 @@ export type { RepairClientOptions, PatchLimits, RedactHook } from './client-opti
 export { SdkError, RepairConfigError } from './sdk-errors.ts';
 export type { SdkErrorCode } from './sdk-errors.ts';
 export { rolloutPosition, inRolloutShare } from './rollout-share.ts';
-export { sourceHash } from './source-hash.ts';
+export { sourceHash } from '../core/source-hash.ts';

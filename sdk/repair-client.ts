@@ -18,7 +18,7 @@ import { OutcomeTally } from './outcome-tally.ts';
 import { SdkError } from './sdk-errors.ts';
 import { ShadowRuns, type ShadowOutcome, type ShadowSample } from './shadow-runs.ts';
 import { createSnapshotEncoder, type SnapshotEncoder } from './snapshot-encoder.ts';
-import { SourceHashCache } from './source-hash.ts';
+import { SourceHashCache } from '../core/source-hash.ts';
 import { StateWriteBack } from './state-write-back.ts';
 import { TrustedExecutor } from './trusted-executor.ts';
 

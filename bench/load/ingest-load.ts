@@ -16,9 +16,9 @@ import autocannon from 'autocannon';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { loadConfig } from '../../config/load-config.ts';
-import { bullConnection, createRepairQueue } from '../../daemon/repair-queue.ts';
+import { bullConnection, createRepairQueue } from '../../service/repair-queue.ts';
 import { spawnDaemon } from './spawn-daemon.ts';
-import { deleteKeysUnder } from '../../daemon/store/key-scan.ts';
+import { deleteKeysUnder } from '../../service/store/key-scan.ts';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '100' }, bulk: { type: 'string', default: '20000' } } });
 const seconds = Number(values.seconds);

@@ -5,7 +5,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { runBench } from '../bench-runner.ts';
+import { runBench } from '../../suite/bench-runner.ts';
 import { atLeast, row, type PerfRow } from './perf-row.ts';
 
 /** Bugs the template generator repairs in well under a second each (see bench/results). */

@@ -14,7 +14,7 @@ import { signModeGrant } from '../../core/mode-grant.ts';
 import { canonicalPatchPayload } from '../../core/patch-signature.ts';
 import type { ManifestPatch } from '../../core/wire.ts';
 import { createRepairClient } from '../../sdk/index.ts';
-import { sourceHash } from '../../sdk/source-hash.ts';
+import { sourceHash } from '../../core/source-hash.ts';
 import { atMost, row, type PerfRow } from './perf-row.ts';
 
 const ROUNDS = 5;

@@ -6,10 +6,10 @@
  */
 import autocannon from 'autocannon';
 import { Queue } from 'bullmq';
-import { bullConnection } from '../../daemon/repair-queue.ts';
+import { bullConnection } from '../../service/repair-queue.ts';
 import { spawnDaemon } from '../load/spawn-daemon.ts';
 import { createRepairClient, type RepairClient } from '../../sdk/index.ts';
-import { ADMIN_TOKEN, failureReport, SHOP_TOKEN, startHarness, until, type Harness } from '../../test/service/service-harness.ts';
+import { ADMIN_TOKEN, failureReport, SHOP_TOKEN, startHarness, until, type Harness } from '../../testkit/service-harness.ts';
 import { atLeast, reportOnly, row, type PerfRow } from './perf-row.ts';
 
 function percentile(sorted: number[], p: number): number {

@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { createRepairClient, type RepairClient } from '../../sdk/index.ts';
-import { deleteKeysUnder, scanKeys } from '../../daemon/store/key-scan.ts';
+import { deleteKeysUnder, scanKeys } from '../../service/store/key-scan.ts';
 
 const { values: opts } = parseArgs({
   options: {

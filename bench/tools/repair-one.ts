@@ -1,8 +1,8 @@
 // Developer tool: repair one bug of a suite and print what the engine tried (outcomes, times).
 // Usage: node --no-node-snapshot --import tsx bench/tools/repair-one.ts <suite-dir> <bug-id> [budget-seconds]
-import { loadSuite } from '../suite/suite-loader.ts';
-import { SandboxPool } from '../../worker/sandbox/sandbox-pool.ts';
-import { repairBlock } from '../../worker/engine/repair-engine.ts';
+import { loadSuite } from '../../suite/suite-loader.ts';
+import { SandboxPool } from '../../engine/sandbox/sandbox-pool.ts';
+import { repairBlock } from '../../engine/repair-engine.ts';
 
 const [dir, id, budget] = process.argv.slice(2);
 const suite = await loadSuite(dir, { only: [id] });

@@ -9,9 +9,9 @@
 import { readFileSync } from 'node:fs';
 import type { SuspiciousRange } from '../../core/types.ts';
 import vm from 'node:vm';
-import { instrumentForCoverage } from '../../worker/localise/coverage-instrumenter.ts';
-import { rankSuspicious } from '../../worker/localise/suspicious-ranking.ts';
-import { generateTemplateCandidates, normaliseSource } from '../../worker/generators/template/template-generator.ts';
+import { instrumentForCoverage } from '../../engine/localisation/coverage-instrumenter.ts';
+import { rankSuspicious } from '../../engine/localisation/suspicious-ranking.ts';
+import { generateTemplateCandidates, normaliseSource } from '../../engine/generators/template/template-generator.ts';
 
 interface Problem {
   task_id: string;

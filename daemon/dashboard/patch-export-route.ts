@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { buildExport } from '../../worker/export/regression-export.ts';
+import { buildExport } from '../../service/regression-export.ts';
 import type { DaemonContext } from '../daemon-context.ts';
 import { HttpError } from '../http-errors.ts';
 import { patchIdSchema } from '../http-schemas.ts';

@@ -6,7 +6,7 @@ import type { PatchMode, PatchStatus } from '../../core/wire.ts';
 import type { DaemonContext } from '../daemon-context.ts';
 import { HttpError } from '../http-errors.ts';
 import { adminDecisionSchema, appQuerySchema, fingerprintSchema, idParamsSchema, patchIdSchema, policyUpdateSchema } from '../http-schemas.ts';
-import type { BugStatus, PatchRecord } from '../store/service-store.ts';
+import type { BugStatus, PatchRecord } from '../../service/store/service-store.ts';
 
 /** A patch as the admin API shows it: the stored record, plus a warning when its evidence is thin. */
 export function patchView(p: PatchRecord): PatchRecord & { evidenceWarning?: string } {

@@ -6,7 +6,7 @@ import { failureFingerprint, sha256, sourceHashOf } from '../failure-fingerprint
 import { FailureIngestBatcher } from '../failure-ingest-batcher.ts';
 import { failureAckSchema, failureReportSchema, outcomeReportSchema, recordedCasesSchema } from '../http-schemas.ts';
 import { checkSnapshot } from '../snapshot-limits.ts';
-import type { PatchRecord } from '../store/service-store.ts';
+import type { PatchRecord } from '../../service/store/service-store.ts';
 
 /** POST /v1/failures, /v1/cases and /v1/outcomes: what SDK instances send. */
 export function ingestRoutes(app: FastifyInstance, ctx: DaemonContext): void {

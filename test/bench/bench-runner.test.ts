@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { runBench } from '../../bench/bench-runner.ts';
+import { runBench } from '../../suite/bench-runner.ts';
 import { benchFigures } from '../../cli/bench-command.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

@@ -3,7 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { loadSuite } from '../../bench/suite/suite-loader.ts';
+import { loadSuite } from '../../suite/suite-loader.ts';
 
 const suitesDir = fileURLToPath(new URL('../../bench/suites/', import.meta.url));
 

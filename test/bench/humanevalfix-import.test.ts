@@ -3,8 +3,8 @@ import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { importHumanEvalFix } from '../../bench/import/humanevalfix.ts';
-import { loadSuite } from '../../bench/suite/suite-loader.ts';
+import { importHumanEvalFix } from '../../suite/import/humanevalfix.ts';
+import { loadSuite } from '../../suite/suite-loader.ts';
 import { vmScriptRunner } from './vm-script-runner.ts';
 
 function record(taskId: string, entry: string, declaration: string, buggy: string, fixed: string, test: string) {

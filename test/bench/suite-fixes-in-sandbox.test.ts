@@ -10,9 +10,9 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { Case } from '../../core/types.ts';
-import { importHumanEvalFix } from '../../bench/import/humanevalfix.ts';
-import { loadSuite, type SuiteBug } from '../../bench/suite/suite-loader.ts';
-import { SandboxPool } from '../../worker/sandbox/sandbox-pool.ts';
+import { importHumanEvalFix } from '../../suite/import/humanevalfix.ts';
+import { loadSuite, type SuiteBug } from '../../suite/suite-loader.ts';
+import { SandboxPool } from '../../engine/sandbox/sandbox-pool.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const suitesDir = path.join(root, 'bench/suites');

@@ -3,7 +3,7 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { loadSuite, SuiteFormatError } from '../../bench/suite/suite-loader.ts';
+import { loadSuite, SuiteFormatError } from '../../suite/suite-loader.ts';
 
 interface BugFiles {
   'bug.json'?: unknown;

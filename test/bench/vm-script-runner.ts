@@ -3,7 +3,7 @@
  * console.assert throws, and a synchronous timeout stops infinite loops. Not a security boundary.
  */
 import vm from 'node:vm';
-import type { ScriptRunner } from '../../bench/import/script-runner.ts';
+import type { ScriptRunner } from '../../suite/import/script-runner.ts';
 
 export function vmScriptRunner(timeoutMs = 500): ScriptRunner {
   return async (source, entry, script) => {

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { ADMIN_TOKEN, failureReport, recordedBatch, startHarness, until, type Harness } from '../service/service-harness.ts';
+import { ADMIN_TOKEN, failureReport, recordedBatch, startHarness, until, type Harness } from '../../testkit/service-harness.ts';
 import { runNode, suture } from './cli-process.ts';
 
 /** A port nothing listens on. */

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { encodeSnapshot } from '../../core/snapshot.ts';
-import { buildExport, exportBaseName } from '../../worker/export/regression-export.ts';
+import { buildExport, exportBaseName } from '../../service/regression-export.ts';
 import { runNode } from './cli-process.ts';
 
 const ORIGINAL = `async (cart) => {

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { ActivitySeries } from '../../daemon/dashboard/activity-series.ts';
-import { ADMIN_TOKEN, SHOP_TOKEN, deleteKeys, failureReport, startHarness, until } from '../service/service-harness.ts';
+import { ADMIN_TOKEN, SHOP_TOKEN, deleteKeys, failureReport, startHarness, until } from '../../testkit/service-harness.ts';
 
 test('GET /dashboard: static page and assets with a strict CSP, no secret, no admin token needed to load', async (t) => {
   const h = await startHarness();

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext } from 'playwright-core';
 import type { RecordedCasesBatch } from '../../core/wire.ts';
-import { publishPatch } from '../../worker/service/patch-publisher.ts';
-import { ADMIN_TOKEN, failureReport, recordedBatch, startHarness, until } from '../service/service-harness.ts';
+import { publishPatch } from '../../worker/patch-publisher.ts';
+import { ADMIN_TOKEN, failureReport, recordedBatch, startHarness, until } from '../../testkit/service-harness.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOT = fileURLToPath(new URL('../../docs/dashboard.png', import.meta.url));

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Case } from '../../core/types.ts';
-import { deriveInvariants, invariantViolation, kindOf } from '../../worker/engine/behaviour-invariants.ts';
+import { deriveInvariants, invariantViolation, kindOf } from '../../engine/scoring/behaviour-invariants.ts';
 
 const recorded: Case[] = [
   { id: 'r0', kind: 'recorded', check: 'value', args: [1], expect: { id: 1, cents: 499 } },

@@ -1,9 +1,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Case } from '../../core/types.ts';
-import { SandboxPool } from '../../worker/sandbox/sandbox-pool.ts';
-import { repairBlock } from '../../worker/engine/repair-engine.ts';
-import { LlmGenerator } from '../../worker/generators/llm/llm-generator.ts';
+import { SandboxPool } from '../../engine/sandbox/sandbox-pool.ts';
+import { repairBlock } from '../../engine/repair-engine.ts';
+import { LlmGenerator } from '../../engine/generators/llm/llm-generator.ts';
 import { OpenAiStubServer, completion, sendJson } from '../llm/openai-stub-server.ts';
 
 // Missing logic no single mutation adds: vowels must be counted case-insensitively and 'y' only at the end.

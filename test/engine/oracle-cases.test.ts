@@ -1,11 +1,11 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Case } from '../../core/types.ts';
-import { SandboxPool } from '../../worker/sandbox/sandbox-pool.ts';
-import { repairBlock } from '../../worker/engine/repair-engine.ts';
-import { generateInputs } from '../../worker/engine/input-variations.ts';
-import { EACH, readPaths } from '../../worker/engine/read-paths.ts';
-import { buildJobReport } from '../../worker/service/repair-job-report.ts';
+import { SandboxPool } from '../../engine/sandbox/sandbox-pool.ts';
+import { repairBlock } from '../../engine/repair-engine.ts';
+import { generateInputs } from '../../engine/oracle/input-variations.ts';
+import { EACH, readPaths } from '../../engine/oracle/read-paths.ts';
+import { buildJobReport } from '../../worker/repair-job-report.ts';
 
 const greeting = '(user) => `${user.name.toUpperCase()}, ${user.address.city} ${user.address.zip}`';
 const amy: Case = { id: 'failure-1', kind: 'failure', check: 'no-throw', args: [{ name: 'amy' }] };

@@ -1,9 +1,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Case } from '../../core/types.ts';
-import { SandboxPool } from '../../worker/sandbox/sandbox-pool.ts';
-import { repairBlock } from '../../worker/engine/repair-engine.ts';
-import type { EngineEvent } from '../../worker/engine/repair-report.ts';
+import { SandboxPool } from '../../engine/sandbox/sandbox-pool.ts';
+import { repairBlock } from '../../engine/repair-engine.ts';
+import type { EngineEvent } from '../../engine/repair-report.ts';
 
 const seedSource = `(player, enemy) => {
   const attack = player.stats.strength * 2;

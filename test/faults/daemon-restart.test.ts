@@ -2,8 +2,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRepairClient, type RepairClient } from '../../sdk/index.ts';
 import { createDaemon, type Daemon } from '../../daemon/daemon-server.ts';
-import { quietLogger, SHOP_TOKEN, startHarness, until } from '../service/service-harness.ts';
-import { scanKeys } from '../../daemon/store/key-scan.ts';
+import { quietLogger, SHOP_TOKEN, startHarness, until } from '../../testkit/service-harness.ts';
+import { scanKeys } from '../../service/store/key-scan.ts';
 
 /**
  * Must hold: while 20 SDK instances (following the SSE manifest stream) report failures, the

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { OpenAiStubServer, completion, sendJson, sleep, type StubHandler } from '../llm/openai-stub-server.ts';
-import { ADMIN_TOKEN, failureReport, recordedBatch, startHarness } from '../service/service-harness.ts';
+import { ADMIN_TOKEN, failureReport, recordedBatch, startHarness } from '../../testkit/service-harness.ts';
 
 /**
  * Must hold: with the LLM generator on and its endpoint slow (answers after 60 s), erroring (HTTP

@@ -5,9 +5,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRepairClient } from '../../sdk/index.ts';
-import { ADMIN_TOKEN, SHOP_TOKEN, recordedBatch, startHarness, until } from '../service/service-harness.ts';
-import { freePort, startRedis } from '../service/private-redis.ts';
-import { scanKeys } from '../../daemon/store/key-scan.ts';
+import { ADMIN_TOKEN, SHOP_TOKEN, recordedBatch, startHarness, until } from '../../testkit/service-harness.ts';
+import { freePort, startRedis } from '../../testkit/private-redis.ts';
+import { scanKeys } from '../../service/store/key-scan.ts';
 
 /**
  * Must hold, with a private redis-server (never the shared 6379) frozen (SIGSTOP: connections hang

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
-import { ADMIN_TOKEN, SHOP_TOKEN, failureReport, recordedBatch, startHarness, type Harness } from '../service/service-harness.ts';
+import { ADMIN_TOKEN, SHOP_TOKEN, failureReport, recordedBatch, startHarness, type Harness } from '../../testkit/service-harness.ts';
 
 /**
  * Property: whatever arrives on any route (malformed JSON, wrong types, deep nesting, huge strings,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { extractAnswer, MAX_EXPLANATION_CHARS, MAX_SOURCE_BYTES } from '../../worker/generators/llm/answer-extraction.ts';
-import { LlmAnswerError } from '../../worker/generators/llm/llm-errors.ts';
+import { extractAnswer, MAX_EXPLANATION_CHARS, MAX_SOURCE_BYTES } from '../../engine/generators/llm/answer-extraction.ts';
+import { LlmAnswerError } from '../../engine/generators/llm/llm-errors.ts';
 
 const payload = { source: 'function f() { return 1 }', explanation: 'returns one' };
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { LlmGenerator, type LlmRepairInput } from '../../worker/generators/llm/llm-generator.ts';
-import { LlmConfigError } from '../../worker/generators/llm/llm-errors.ts';
+import { LlmGenerator, type LlmRepairInput } from '../../engine/generators/llm/llm-generator.ts';
+import { LlmConfigError } from '../../engine/generators/llm/llm-errors.ts';
 import { collect, completion, OpenAiStubServer, sendJson, sleep, type StubHandler } from './openai-stub-server.ts';
 
 const FIXED = 'function total(items) {\n  return (items ?? []).reduce((s, x) => s + x.price, 0);\n}';

@@ -1,10 +1,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadSuite, type SuiteBug } from '../../bench/suite/suite-loader.ts';
-import { repairBlock } from '../../worker/engine/repair-engine.ts';
-import type { CandidateReport, RepairResult } from '../../worker/engine/repair-report.ts';
-import { LlmGenerator } from '../../worker/generators/llm/llm-generator.ts';
-import { SandboxPool } from '../../worker/sandbox/sandbox-pool.ts';
+import { loadSuite, type SuiteBug } from '../../suite/suite-loader.ts';
+import { repairBlock } from '../../engine/repair-engine.ts';
+import type { CandidateReport, RepairResult } from '../../engine/repair-report.ts';
+import { LlmGenerator } from '../../engine/generators/llm/llm-generator.ts';
+import { SandboxPool } from '../../engine/sandbox/sandbox-pool.ts';
 import { CLOSE_CANDIDATES } from './mixed-candidates.ts';
 import { OpenAiStubServer, completion, sendJson } from './openai-stub-server.ts';
 

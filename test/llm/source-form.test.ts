@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { LlmAnswerError } from '../../worker/generators/llm/llm-errors.ts';
-import { checkSourceForm } from '../../worker/generators/llm/source-form.ts';
+import { LlmAnswerError } from '../../engine/generators/llm/llm-errors.ts';
+import { checkSourceForm } from '../../engine/generators/llm/source-form.ts';
 
 const code = (fn: () => void) => {
   try {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BlockParseError, earlyErrorsOf, parseBlock, parsesAs } from '../../worker/localise/block-parser.ts';
-import { instrumentForCoverage } from '../../worker/localise/coverage-instrumenter.ts';
+import { BlockParseError, earlyErrorsOf, parseBlock, parsesAs } from '../../engine/syntax/block-parser.ts';
+import { instrumentForCoverage } from '../../engine/localisation/coverage-instrumenter.ts';
 
 const REDECLARING = `function area(a, b) {
   let m = a * 2;

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import vm from 'node:vm';
 import { parse } from 'acorn';
-import { instrumentForCoverage } from '../../worker/localise/coverage-instrumenter.ts';
+import { instrumentForCoverage } from '../../engine/localisation/coverage-instrumenter.ts';
 import type { Block } from '../../core/types.ts';
 
 /** Runs an instrumented block in a fresh node:vm context; returns the value and the probe ids hit. */

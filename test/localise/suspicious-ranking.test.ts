@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rankSuspicious, UNIFORM_SCORE } from '../../worker/localise/suspicious-ranking.ts';
-import type { Probe } from '../../worker/localise/coverage-instrumenter.ts';
+import { rankSuspicious, UNIFORM_SCORE } from '../../engine/localisation/suspicious-ranking.ts';
+import type { Probe } from '../../engine/localisation/coverage-instrumenter.ts';
 
 const probes: Probe[] = [
   { id: 0, start: 0, end: 10, kind: 'statement' },

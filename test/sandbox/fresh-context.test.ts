@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Case } from '../../core/types.ts';
-import { TrialRunner } from '../../worker/sandbox/trial-runner.ts';
+import { TrialRunner } from '../../engine/sandbox/trial-runner.ts';
 
 const LIMITS = { cpuMs: 250, wallMs: 500, memoryMb: 32, maxResultBytes: 1_000_000 };
 

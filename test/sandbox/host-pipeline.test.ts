@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Case } from '../../core/types.ts';
-import { SandboxPool } from '../../worker/sandbox/sandbox-pool.ts';
+import { SandboxPool } from '../../engine/sandbox/sandbox-pool.ts';
 
 function value(args: unknown[], expect: unknown): Case {
   return { id: `c${String(args[0])}`, kind: 'test', check: 'value', args, expect };

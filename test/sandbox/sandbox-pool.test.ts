@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Case, TrialReport, TrialRequest } from '../../core/types.ts';
-import { DEFAULT_LIMITS, SandboxClosedError, SandboxPool } from '../../worker/sandbox/sandbox-pool.ts';
+import { DEFAULT_LIMITS, SandboxClosedError, SandboxPool } from '../../engine/sandbox/sandbox-pool.ts';
 
 const LIMITS = { cpuMs: 250, wallMs: 500, memoryMb: 32 };
 /** Containment must end within its limit plus this (IPC, probing, a new isolate). */
@@ -259,7 +259,7 @@ describe('SandboxPool', () => {
 describe('SandboxPool host crashes', () => {
   it('idle hosts do not keep the parent alive, and leave with it', async () => {
     const { spawnSync } = await import('node:child_process');
-    const poolUrl = new URL('../../worker/sandbox/sandbox-pool.ts', import.meta.url).href;
+    const poolUrl = new URL('../../engine/sandbox/sandbox-pool.ts', import.meta.url).href;
     const script = `import { SandboxPool } from ${JSON.stringify(poolUrl)};
       const pool = new SandboxPool({ size: 1 });
       const report = await pool.run({ block: { source: '() => 41 + 1' }, cases: [{ id: 'a', kind: 'test', check: 'value', args: [], expect: 42 }] });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { offsetOfPosition } from '../../worker/sandbox/source-position.ts';
+import { offsetOfPosition } from '../../engine/sandbox/source-position.ts';
 
 test('offsetOfPosition counts every V8 line terminator', () => {
   const source = 'a\nbb\r\nccc\rdd\u2028e';

@@ -4,7 +4,7 @@ import { after, before, test } from 'node:test';
 import { canonicalPatchPayload } from '../../core/patch-signature.ts';
 import type { SignedPatchFields } from '../../core/wire.ts';
 import { createRepairClient, type RepairClient, type ShadowEvent, type SyncEvent } from '../../sdk/index.ts';
-import { ADMIN_TOKEN, GAME_TOKEN, startHarness, until, type Harness } from '../service/service-harness.ts';
+import { ADMIN_TOKEN, GAME_TOKEN, startHarness, until, type Harness } from '../../testkit/service-harness.ts';
 
 /**
  * Fallback mode and shadow runs with the real SDK (default options), daemon, worker and Redis:

@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Manifest } from '../../core/wire.ts';
 import { createRepairClient, type RepairClient, type SdkError } from '../../sdk/index.ts';
 import { createDaemon } from '../../daemon/daemon-server.ts';
-import { GAME_TOKEN, quietLogger, startHarness, until, type Harness } from '../service/service-harness.ts';
+import { GAME_TOKEN, quietLogger, startHarness, until, type Harness } from '../../testkit/service-harness.ts';
 import { seedBlock } from './signed-patch.ts';
 
 const DESCRIPTION = 'Calculate damage dealt by player to enemy based on strength and armor stats';

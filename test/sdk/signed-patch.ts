@@ -2,7 +2,7 @@ import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { signModeGrant } from '../../core/mode-grant.ts';
 import { canonicalPatchPayload } from '../../core/patch-signature.ts';
 import type { Manifest, ManifestPatch, PatchMode } from '../../core/wire.ts';
-import { sourceHash } from '../../sdk/source-hash.ts';
+import { sourceHash } from '../../core/source-hash.ts';
 
 /** A fresh Ed25519 key pair, as the daemon holds one. */
 export function makeKeys(): { publicKey: string; privateKey: KeyObject } {

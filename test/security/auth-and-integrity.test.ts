@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createRepairClient, type SdkError } from '../../sdk/index.ts';
 import { makeKeys, manifestOf, seedBlock, seedFix, signedPatch } from '../sdk/signed-patch.ts';
 import { json, startStubDaemon } from '../sdk/stub-daemon.ts';
-import { ADMIN_TOKEN, SHOP_TOKEN, failureReport, startHarness, until } from '../service/service-harness.ts';
+import { ADMIN_TOKEN, SHOP_TOKEN, failureReport, startHarness, until } from '../../testkit/service-harness.ts';
 
 /**
  * Requests without a token, with a wrong one, and app tokens on admin routes are refused on every

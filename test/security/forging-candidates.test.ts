@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { Case, TrialReport } from '../../core/types.ts';
 import type { ManifestPatch } from '../../core/wire.ts';
 import { encodeSnapshot, snapshotEqual } from '../../core/snapshot.ts';
-import { SandboxPool } from '../../worker/sandbox/sandbox-pool.ts';
+import { SandboxPool } from '../../engine/sandbox/sandbox-pool.ts';
 import { IsolateExecutor, loadIsolatedVm } from '../../sdk/isolate-executor.ts';
 import { createSnapshotEncoder } from '../../sdk/snapshot-encoder.ts';
 import { CONSISTENCY, SCRIPT_FORGERIES, SWALLOWED_ASSERTION, VALUE_FORGERIES, type ForgingCandidate } from './forging-corpus.ts';

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Case } from '../../core/types.ts';
-import { SandboxPool } from '../../worker/sandbox/sandbox-pool.ts';
+import { SandboxPool } from '../../engine/sandbox/sandbox-pool.ts';
 import { hostileCorpus } from './hostile-corpus.ts';
 import { hostState, stateChanges } from './host-state.ts';
 

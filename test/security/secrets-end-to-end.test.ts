@@ -2,12 +2,13 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { pino, type DestinationStream } from 'pino';
 import { createRepairClient } from '../../sdk/index.ts';
-import { createDaemon, REDACT_PATHS } from '../../daemon/daemon-server.ts';
-import { startRepairWorker } from '../../worker/service/repair-worker.ts';
+import { createDaemon } from '../../daemon/daemon-server.ts';
+import { REDACT_PATHS } from '../../service/service-runtime.ts';
+import { startRepairWorker } from '../../worker/repair-worker.ts';
 import { completion, OpenAiStubServer, sendJson } from '../llm/openai-stub-server.ts';
-import { ADMIN_TOKEN, SHOP_TOKEN, startHarness, until } from '../service/service-harness.ts';
+import { ADMIN_TOKEN, SHOP_TOKEN, startHarness, until } from '../../testkit/service-harness.ts';
 import type { Redis } from 'ioredis';
-import { scanKeys } from '../../daemon/store/key-scan.ts';
+import { scanKeys } from '../../service/store/key-scan.ts';
 
 /**
  * Secrets in a failing call's arguments, under telling keys (password, apiKey, authorization) and

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Manifest } from '../../core/wire.ts';
-import { ADMIN_TOKEN, failureReport, recordedBatch, startHarness, until, type Harness } from './service-harness.ts';
+import { ADMIN_TOKEN, failureReport, recordedBatch, startHarness, until, type Harness } from '../../testkit/service-harness.ts';
 
 const admin = (h: Harness, path: string, body?: unknown, actor = 'alice') =>
   h.call(path, { token: ADMIN_TOKEN, body, method: body === undefined ? 'GET' : path.includes('/policies') ? 'PUT' : 'POST', headers: { 'x-suture-actor': actor } });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { failureReport, recordedBatch, startHarness, until } from './service-harness.ts';
+import { failureReport, recordedBatch, startHarness, until } from '../../testkit/service-harness.ts';
 
 test('1,000 concurrent reports of one bug make exactly one job and one patch', async (t) => {
   const h = await startHarness();

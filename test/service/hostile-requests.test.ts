@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ADMIN_TOKEN, GAME_TOKEN, failureReport, startHarness } from './service-harness.ts';
+import { ADMIN_TOKEN, GAME_TOKEN, failureReport, startHarness } from '../../testkit/service-harness.ts';
 
 test('bad and hostile requests get a 4xx naming the field; auth answers 401/403; the daemon stays up', async (t) => {
   const h = await startHarness({ maxBodyBytes: 64 * 1024, maxSnapshotBytes: 8 * 1024, maxSnapshotDepth: 16 });

@@ -2,10 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Queue } from 'bullmq';
 import { FailureIngestBatcher } from '../../daemon/failure-ingest-batcher.ts';
-import { REPAIR_QUEUE, bullConnection } from '../../daemon/repair-queue.ts';
+import { REPAIR_QUEUE, bullConnection } from '../../service/repair-queue.ts';
 import { RepairScheduler } from '../../daemon/repair-scheduler.ts';
-import type { FailureRecord } from '../../daemon/store/service-store.ts';
-import { startHarness } from './service-harness.ts';
+import type { FailureRecord } from '../../service/store/service-store.ts';
+import { startHarness } from '../../testkit/service-harness.ts';
 
 const record = (fingerprint: string, requestId: string): FailureRecord => ({
   app: 'shop', requestId, requestIdTtl: 60, now: Date.now(), blockId: 'b', sourceHash: 'f'.repeat(64), description: '', source: 'function () {}',

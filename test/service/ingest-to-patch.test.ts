@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { verifyPatchSignature } from '../../core/patch-signature.ts';
 import type { Manifest, ManifestPatch } from '../../core/wire.ts';
-import { ADMIN_TOKEN, failureReport, recordedBatch, startHarness, until } from './service-harness.ts';
+import { ADMIN_TOKEN, failureReport, recordedBatch, startHarness, until } from '../../testkit/service-harness.ts';
 
 test('ingest → job → worker → signed patch → manifest with ETag/304, long poll and SSE', async (t) => {
   const h = await startHarness();

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { RepairJobReport } from '../../worker/service/repair-job-report.ts';
+import type { RepairJobReport } from '../../worker/repair-job-report.ts';
 import { createRepairClient } from '../../sdk/index.ts';
-import { SHOP_TOKEN, startHarness, until, type Harness } from './service-harness.ts';
+import { SHOP_TOKEN, startHarness, until, type Harness } from '../../testkit/service-harness.ts';
 
 let h: Harness;
 before(async () => {

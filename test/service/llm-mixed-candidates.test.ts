@@ -3,12 +3,12 @@ import assert from 'node:assert/strict';
 import { existsSync, rmSync } from 'node:fs';
 import { verifyPatchSignature } from '../../core/patch-signature.ts';
 import type { Manifest } from '../../core/wire.ts';
-import type { PatchRecord } from '../../daemon/store/service-store.ts';
-import type { CandidateReport } from '../../worker/engine/repair-report.ts';
-import type { RepairJobReport } from '../../worker/service/repair-job-report.ts';
+import type { PatchRecord } from '../../service/store/service-store.ts';
+import type { CandidateReport } from '../../engine/repair-report.ts';
+import type { RepairJobReport } from '../../worker/repair-job-report.ts';
 import { OpenAiStubServer, completion, sendJson } from '../llm/openai-stub-server.ts';
 import { LABEL_CANDIDATES, LABEL_DESCRIPTION, LABEL_FAILING, LABEL_RECORDED, LABEL_SOURCE, type MixedCandidate } from '../llm/mixed-candidates.ts';
-import { ADMIN_TOKEN, startHarness, until, type Harness } from './service-harness.ts';
+import { ADMIN_TOKEN, startHarness, until, type Harness } from '../../testkit/service-harness.ts';
 
 /**
  * Must hold: a real repair job (ingest HTTP API, daemon, BullMQ worker, sandbox, re-check, signing,

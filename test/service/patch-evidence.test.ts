@@ -4,11 +4,11 @@ import { generateKeyPairSync, sign } from 'node:crypto';
 import { canonicalPatchPayload, verifyPatchSignature } from '../../core/patch-signature.ts';
 import { describeEvidence, evidenceFromCases, evidenceWarning, FAILING_INPUTS_ONLY } from '../../core/patch-evidence.ts';
 import type { Manifest, ManifestPatch, PatchEvidence } from '../../core/wire.ts';
-import type { PatchRecord } from '../../daemon/store/service-store.ts';
-import { publishPatch } from '../../worker/service/patch-publisher.ts';
-import type { CandidateReport } from '../../worker/engine/repair-report.ts';
+import type { PatchRecord } from '../../service/store/service-store.ts';
+import { publishPatch } from '../../worker/patch-publisher.ts';
+import type { CandidateReport } from '../../engine/repair-report.ts';
 import { suture } from '../cli/cli-process.ts';
-import { ADMIN_TOKEN, failureReport, recordedBatch, startHarness, until } from './service-harness.ts';
+import { ADMIN_TOKEN, failureReport, recordedBatch, startHarness, until } from '../../testkit/service-harness.ts';
 
 /**
  * Must hold: a published patch carries, inside its signature, how many failing inputs, recorded

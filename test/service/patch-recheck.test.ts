@@ -2,12 +2,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Case } from '../../core/types.ts';
 import type { Manifest } from '../../core/wire.ts';
-import { buildJobCases } from '../../worker/service/job-cases.ts';
-import { recheckWinner } from '../../worker/service/patch-recheck.ts';
-import type { RepairJobReport } from '../../worker/service/repair-job-report.ts';
-import { SandboxPool } from '../../worker/sandbox/sandbox-pool.ts';
+import { buildJobCases } from '../../worker/job-cases.ts';
+import { recheckWinner } from '../../worker/patch-recheck.ts';
+import type { RepairJobReport } from '../../worker/repair-job-report.ts';
+import { SandboxPool } from '../../engine/sandbox/sandbox-pool.ts';
 import { OpenAiStubServer, completion, sendJson } from '../llm/openai-stub-server.ts';
-import { ADMIN_TOKEN, ORDER_TOTAL_SOURCE, failureReport, recordedBatch, startHarness, until } from './service-harness.ts';
+import { ADMIN_TOKEN, ORDER_TOTAL_SOURCE, failureReport, recordedBatch, startHarness, until } from '../../testkit/service-harness.ts';
 
 /**
  * Must hold: a winner whose verdict in the search leans on state an earlier case left behind (here

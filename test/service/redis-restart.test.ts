@@ -5,8 +5,8 @@ import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { failureReport, startHarness, until } from './service-harness.ts';
-import { freePort, startRedis } from './private-redis.ts';
+import { failureReport, startHarness, until } from '../../testkit/service-harness.ts';
+import { freePort, startRedis } from '../../testkit/private-redis.ts';
 
 async function stop(child: ChildProcess) {
   if (child.exitCode !== null || child.signalCode !== null) return;

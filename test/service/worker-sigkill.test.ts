@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { publishPatch } from '../../worker/service/patch-publisher.ts';
-import { failureReport, recordedBatch, startHarness, until, type Harness } from './service-harness.ts';
-import type { CandidateReport } from '../../worker/engine/repair-report.ts';
+import { publishPatch } from '../../worker/patch-publisher.ts';
+import { failureReport, recordedBatch, startHarness, until, type Harness } from '../../testkit/service-harness.ts';
+import type { CandidateReport } from '../../engine/repair-report.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 

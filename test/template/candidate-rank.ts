@@ -1,5 +1,5 @@
 import type { Block, CandidateSpec, SuspiciousRange } from '../../core/types.ts';
-import { generateTemplateCandidates, normaliseSource, type ErrorInfo, type TemplateOptions } from '../../worker/generators/template/template-generator.ts';
+import { generateTemplateCandidates, normaliseSource, type ErrorInfo, type TemplateOptions } from '../../engine/generators/template/template-generator.ts';
 
 /** 1-based position of the candidate equal (after normalisation) to `fixed`, or undefined. */
 export function rankOf(block: Block, fixed: string, options: { suspicious?: SuspiciousRange[]; errorInfo?: ErrorInfo; template?: TemplateOptions } = {}):

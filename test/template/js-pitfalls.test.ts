@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { generateTemplateCandidates } from '../../worker/generators/template/template-generator.ts';
+import { generateTemplateCandidates } from '../../engine/generators/template/template-generator.ts';
 
 function sources(source: string, entry: string): string[] {
   return [...generateTemplateCandidates({ source, entry }, [], { pairs: false })].map((c) => c.source);

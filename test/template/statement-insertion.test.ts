@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { collectMutations } from '../../worker/generators/template/template-generator.ts';
+import { collectMutations } from '../../engine/generators/template/template-generator.ts';
 import { foundWithin } from './candidate-rank.ts';
 
 const entry = (source: string, name = 'f') => ({ source, entry: name });

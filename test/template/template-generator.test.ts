@@ -2,10 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parse } from 'acorn';
 import type { Block } from '../../core/types.ts';
-import { applyEdits, generateTemplateCandidates, normaliseSource } from '../../worker/generators/template/template-generator.ts';
-import { OverlappingEditsError } from '../../worker/generators/template/apply-edits.ts';
-import { instrumentForCoverage } from '../../worker/localise/coverage-instrumenter.ts';
-import { rankSuspicious } from '../../worker/localise/suspicious-ranking.ts';
+import { applyEdits, generateTemplateCandidates, normaliseSource } from '../../engine/generators/template/template-generator.ts';
+import { OverlappingEditsError } from '../../engine/generators/template/apply-edits.ts';
+import { instrumentForCoverage } from '../../engine/localisation/coverage-instrumenter.ts';
+import { rankSuspicious } from '../../engine/localisation/suspicious-ranking.ts';
 import { foundWithin, rankOf } from './candidate-rank.ts';
 
 function parses(block: Block, source: string): boolean {

@@ -1,0 +1,111 @@
+/**
+ * The original is the oracle wherever it does not throw. When a job's bug is a throw (every case the
+ * original fails only asks "must not throw"), the failing inputs alone let a candidate answer anything
+ * that does not throw: `${user.address}` for `${user.address.city}`. So inputs are generated around
+ * the failing inputs and recorded calls (input-variations.ts), the original is run on each, and where
+ * it returns normally its answer (value and argument state after the call) becomes a case of kind
+ * 'generated' that every candidate must pass like a recorded call. Where the original throws the
+ * input is dropped: a patch may answer differently there.
+ */
+import type { Block, Case, SandboxLimits, TrialResult } from '../../core/types.ts';
+import type { SandboxPool } from '../sandbox/sandbox-pool.ts';
+import { invariantViolation, type BehaviourInvariants } from '../scoring/behaviour-invariants.ts';
+import { generateInputs } from './input-variations.ts';
+import { readPaths } from './read-paths.ts';
+import { runBaseline } from './original-runs.ts';
+
+export interface OracleOptions {
+  /** Most inputs generated (and run on the original). @defaultValue 40 */
+  maxInputs?: number;
+  /** Seed of the generation order. @defaultValue 1 */
+  seed?: number;
+}
+
+/** What the rule did in one job. */
+export interface OracleReport {
+  applied: boolean;
+  /** Why the rule applies to this job or not. */
+  reason: string;
+  /** Inputs generated and run on the original. */
+  generated: number;
+  /** Inputs that became cases (the original returned normally, twice the same). */
+  cases: number;
+  /** Inputs the original threw on (dropped). */
+  originalThrew: number;
+  /** Inputs on which the original hit a time or memory limit (dropped). */
+  limits: number;
+  /** Inputs on which the original's answer breaks what known-good calls show, e.g. NaN (dropped: not an answer to keep). */
+  misbehaved: number;
+  /** Inputs on which the original answered differently when run again (dropped). */
+  unstable: number;
+}
+
+/**
+ * The rule applies to a bug whose failures are throws: the original compiles, no case is a test script,
+ * and every case the original fails is a no-throw check. A failing case that expects a value (a
+ * wrong-answer bug) says the original's answers are not the specification.
+ */
+export function oracleRule(cases: readonly Case[], failingIds: ReadonlySet<string>, compiled: boolean): { applies: boolean; reason: string } {
+  if (!compiled) return { applies: false, reason: 'the original does not compile' };
+  if (cases.some((c) => c.check === 'script')) return { applies: false, reason: 'test scripts specify the block' };
+  const failing = cases.filter((c) => failingIds.has(c.id));
+  if (failing.some((c) => c.check !== 'no-throw')) return { applies: false, reason: 'a failing case expects a value: the original answers wrongly, not only throws' };
+  return { applies: true, reason: `every failing case is a throw (${failing.length}): the original is the oracle wherever it does not throw` };
+}
+
+export function notApplied(reason: string): OracleReport {
+  return { applied: false, reason, generated: 0, cases: 0, originalThrew: 0, limits: 0, misbehaved: 0, unstable: 0 };
+}
+
+/**
+ * Generates inputs around the job's cases, runs the original on them with the baseline's path and limits,
+ * and returns the value cases it answered (with the original's passing trial of each, for the baseline).
+ */
+export async function oracleCases(
+  block: Block,
+  cases: readonly Case[],
+  failingIds: ReadonlySet<string>,
+  pool: SandboxPool,
+  limits: SandboxLimits,
+  invariants: BehaviourInvariants,
+  reason: string,
+  options: OracleOptions = {},
+): Promise<{ cases: Case[]; results: TrialResult[]; trials: number; report: OracleReport }> {
+  const report: OracleReport = { ...notApplied(reason), applied: true };
+  const seeds = cases.filter((c) => c.args !== undefined).map((c) => ({ args: c.args!, failing: failingIds.has(c.id) }));
+  const inputs = generateInputs(seeds, readPaths(block), { max: options.maxInputs, seed: options.seed });
+  report.generated = inputs.length;
+  if (inputs.length === 0) return { cases: [], results: [], trials: 0, report };
+
+  // The sandbox reports the value and the arguments' state after the call for no-throw checks.
+  const probes: Case[] = inputs.map((input, i) => ({ id: `generated-${i + 1}`, kind: 'generated', check: 'no-throw', args: input.args }));
+  const first = await runBaseline(pool, block, probes, limits);
+  let trials = first.trials;
+  const answered: Case[] = [];
+  for (const r of first.results) {
+    const probe = probes.find((p) => p.id === r.caseId)!;
+    if (r.outcome === 'threw') report.originalThrew++;
+    else if (r.outcome !== 'pass') report.limits++;
+    else if (invariantViolation(invariants, r)) report.misbehaved++;
+    else {
+      answered.push({
+        ...probe,
+        check: 'value',
+        expect: r.actual === undefined ? { $t: 'undefined' } : r.actual,
+        ...(r.actualArgsAfter ? { argsAfter: r.actualArgsAfter } : {}),
+      });
+    }
+  }
+  if (answered.length === 0) return { cases: [], results: [], trials, report };
+
+  // Judged as every candidate will be: after the job's known-good cases, in one context, by snapshot
+  // equality. An answer the original does not give again (time, randomness, state) is no specification.
+  const knownGood = cases.filter((c) => !failingIds.has(c.id));
+  const again = await pool.run({ block, cases: [...knownGood, ...answered], limits });
+  trials += again.results.length;
+  const passed = new Map(again.results.filter((r) => r.outcome === 'pass').map((r) => [r.caseId, r]));
+  const kept = answered.filter((c) => passed.has(c.id));
+  report.unstable = answered.length - kept.length;
+  report.cases = kept.length;
+  return { cases: kept, results: kept.map((c) => passed.get(c.id)!), trials, report };
+}

@@ -1,0 +1,433 @@
+import type { Block, Case, CandidateSpec, SandboxLimits, TrialReport, TrialResult } from '../core/types.ts';
+import type { SandboxPool } from './sandbox/sandbox-pool.ts';
+import { instrumentForCoverage } from './localisation/coverage-instrumenter.ts';
+import { rankSuspicious } from './localisation/suspicious-ranking.ts';
+import { generateTemplateCandidates, normaliseSource } from './generators/template/template-generator.ts';
+import type { LlmGenerator, LlmRepairInput } from './generators/llm/llm-generator.ts';
+import { editSize, editsSize, unifiedDiff } from '../core/candidate-diff.ts';
+import { scoreCandidate } from './scoring/candidate-score.ts';
+import { deriveInvariants, invariantViolation, type BehaviourInvariants } from './scoring/behaviour-invariants.ts';
+import type { CandidateReport, EngineEvent, RepairResult } from './repair-report.ts';
+import { runBaseline } from './oracle/original-runs.ts';
+import { notApplied, oracleCases, oracleRule, type OracleOptions } from './oracle/oracle-cases.ts';
+import { MovedThrows } from './oracle/moved-throw.ts';
+
+export interface RepairOptions {
+  /** Sandbox pool the trials run in (shared between jobs). */
+  pool: SandboxPool;
+  /** Candidate generators to use. @defaultValue ['template'] */
+  generators?: ('template' | 'llm')[];
+  /** The LLM generator, required when generators includes 'llm'. */
+  llm?: LlmGenerator;
+  /** Wall-clock budget for the whole search, ms. @defaultValue 30000 */
+  budgetMs?: number;
+  /** Most candidates tried. @defaultValue 20000 */
+  maxCandidates?: number;
+  /**
+   * Candidates still tried after the first plausible one, so that a smaller or more likely fix found a
+   * little later can win over an overfitted early one. @defaultValue 400
+   */
+  explore?: number;
+  /** Trials in flight at once. @defaultValue 2 × pool size */
+  concurrency?: number;
+  limits?: Partial<SandboxLimits>;
+  /**
+   * Candidates get a per-case CPU limit of this many times the slowest case of the original (within
+   * `minCaseMs` and the configured limit): most mutants that loop forever then cost milliseconds, not seconds.
+   * @defaultValue 20
+   */
+  timeoutFactor?: number;
+  /** Floor of the adaptive per-case limit, ms. @defaultValue 50 */
+  minCaseMs?: number;
+  /** Failed candidates kept in the report (plausible ones are always kept). @defaultValue 200 */
+  keepFailed?: number;
+  /**
+   * The original is the oracle wherever it does not throw: for a bug whose failures are all throws (every
+   * case the original fails is a no-throw check, no case is a test script), inputs are generated around the
+   * failing inputs and recorded calls, and wherever the original returns normally its answer becomes a case
+   * (kind 'generated') every candidate must pass. `false` turns it off. @defaultValue true (40 inputs, seed 1)
+   */
+  oracle?: boolean | OracleOptions;
+  onEvent?: (event: EngineEvent) => void;
+  signal?: AbortSignal;
+}
+
+/**
+ * Fork-and-trial repair of one block: run the original to see what fails, localise, then stream
+ * candidates from the generators into sandboxed trials, failing cases first and stopping each
+ * candidate at its first failing case, and pick the best plausible one.
+ */
+export async function repairBlock(block: Block, jobCases: Case[], options: RepairOptions): Promise<RepairResult> {
+  const started = performance.now();
+  let cases = jobCases;
+  const budgetMs = options.budgetMs ?? 30_000;
+  const deadline = started + budgetMs;
+  const maxCandidates = options.maxCandidates ?? 20_000;
+  const explore = options.explore ?? 400;
+  const keepFailed = options.keepFailed ?? 200;
+  const generators = options.generators ?? ['template'];
+  const emit = options.onEvent ?? (() => {});
+  const pool = options.pool;
+  let trials = 0;
+
+  const configured = { ...pool.limits, ...options.limits };
+  let baseline = await runBaseline(pool, block, cases, configured);
+  trials += baseline.trials;
+  const failingIds = new Set(baseline.results.filter((r) => r.outcome !== 'pass').map((r) => r.caseId));
+  if (baseline.compileError) for (const c of cases) failingIds.add(c.id);
+  emit({ type: 'baseline', failing: failingIds.size, total: cases.length });
+
+  const knownGood = cases.filter((c) => c.kind !== 'failure' && c.check !== 'no-throw' && !failingIds.has(c.id)).length;
+  // An original that answered (or threw) without ever handing back a thenable answers
+  // synchronously, and so must every candidate: the SDK runs its patch synchronously.
+  const answered = baseline.results.filter((r) => r.outcome === 'pass' || r.outcome === 'wrong-result' || r.outcome === 'threw');
+  const synchronous = answered.length > 0 && answered.every((r) => r.awaited !== true);
+  const result: RepairResult = {
+    synchronous,
+    plausible: false,
+    candidates: [],
+    baseline,
+    cases,
+    knownGood,
+    warnings: [],
+    localisation: [],
+    generated: 0,
+    tried: 0,
+    trials: 0,
+    ms: 0,
+    stoppedBy: 'exhausted',
+  };
+  if (failingIds.size === 0) {
+    result.stoppedBy = 'nothing-to-repair';
+    return finish();
+  }
+
+  // The original's answers on inputs around the failing ones join the cases (see oracle-cases.ts).
+  const jobInvariants = deriveInvariants(cases);
+  const rule = oracleRule(cases, failingIds, !baseline.compileError);
+  if (options.oracle !== false) {
+    if (rule.applies) {
+      const made = await oracleCases(block, cases, failingIds, pool, configured, jobInvariants, rule.reason, options.oracle === true ? {} : options.oracle);
+      trials += made.trials;
+      cases = [...cases, ...made.cases];
+      baseline = { ...baseline, results: [...baseline.results, ...made.results] };
+      result.baseline = baseline;
+      result.cases = cases;
+      result.oracle = made.report;
+    } else {
+      result.oracle = notApplied(rule.reason);
+    }
+    emit({ type: 'oracle', report: result.oracle });
+  }
+  if (knownGood === 0) {
+    const generated = result.oracle?.cases ?? 0;
+    warn(`no known-good call: no recorded call of this block passes on the original, so only the failing input${failingIds.size === 1 ? '' : 's'}${generated > 0 ? ` and the original's answers on ${generated} generated input${generated === 1 ? '' : 's'}` : ''} say what a patch must do`);
+  }
+
+  const candidateLimits = adaptiveLimits(baseline, configured, options.timeoutFactor ?? 20, options.minCaseMs ?? 50);
+
+  const invariants = result.oracle?.cases ? deriveInvariants(cases) : jobInvariants;
+  const noThrowIds = new Set(cases.filter((c) => c.check === 'no-throw').map((c) => c.id));
+
+  // Failing cases first: they reject most candidates on the first trial.
+  const ordered = [...cases.filter((c) => failingIds.has(c.id)), ...cases.filter((c) => !failingIds.has(c.id))];
+
+  const localisation = await localise(block, cases, baseline, pool, candidateLimits);
+  trials += localisation.trials;
+  result.localisation = localisation.ranking;
+  emit({ type: 'localised', top: localisation.ranking.slice(0, 5) });
+
+  const firstError = baseline.results.find((r) => r.outcome === 'threw')?.error;
+  const seen = new Set<string>([safeNormalise(block.source)]);
+  const llmQueue: CandidateSpec[] = [];
+  let llmActive = 0;
+  let templateIter: Iterator<CandidateSpec> | undefined = generators.includes('template')
+    ? generateTemplateCandidates(block, localisation.ranking, { maxCandidates }, firstError
+        ? { name: firstError.name, message: firstError.message, offset: firstError.offset }
+        : undefined)[Symbol.iterator]()
+    : undefined;
+
+  const llmInput = generators.includes('llm') && options.llm ? buildLlmInput(block, ordered, baseline) : undefined;
+  // When the search ends (budget, abort, nothing left) the job must not wait on a slow endpoint:
+  // rounds stop listening at once; the generator's own timeout ends the abandoned requests.
+  let stopLlm: () => void = () => {};
+  const llmStopped = new Promise<'stopped'>((resolve) => (stopLlm = () => resolve('stopped')));
+  const llmRound = async (iterable: AsyncIterable<CandidateSpec>) => {
+    llmActive++;
+    const iterator = iterable[Symbol.asyncIterator]();
+    try {
+      while (true) {
+        const next = await Promise.race([iterator.next(), llmStopped]);
+        if (next === 'stopped') {
+          iterator.return?.().catch(() => {});
+          return;
+        }
+        if (next.done) return;
+        llmQueue.push(next.value);
+      }
+    } finally {
+      llmActive--;
+    }
+  };
+  const llmRounds: Promise<void>[] = [];
+  // The generator may be shared between jobs: report this job's share of its usage.
+  const usageBefore = options.llm?.usage();
+  if (llmInput && options.llm) llmRounds.push(llmRound(options.llm.generate(llmInput)));
+  let refined = false;
+
+  // Candidates that fixed the first throw site but throw further on: followed up if nothing is plausible
+  // (bugs that are throws only, as for the oracle rule; tests and expected values judge the others).
+  const moved = new MovedThrows(new Map(baseline.results.filter((r) => failingIds.has(r.caseId)).map((r) => [r.caseId, r.error])));
+  let followedUp = !generators.includes('template') || !rule.applies;
+
+  let firstPlausibleTried: number | undefined;
+  let inFlight = 0;
+  let failedKept = 0;
+  const concurrency = options.concurrency ?? Math.max(2, pool.size * 2);
+
+  const nextSpec = (): CandidateSpec | undefined => {
+    while (true) {
+      let spec = llmQueue.shift();
+      if (!spec && templateIter) {
+        const n = templateIter.next();
+        if (n.done) templateIter = undefined;
+        else spec = n.value;
+      }
+      if (!spec) return undefined;
+      const key = safeNormalise(spec.source);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      result.generated++;
+      return spec;
+    }
+  };
+
+  const stopReason = (): RepairResult['stoppedBy'] | undefined => {
+    if (options.signal?.aborted) return 'aborted';
+    if (performance.now() > deadline) return 'budget';
+    if (result.tried >= maxCandidates) return 'candidate-limit';
+    if (firstPlausibleTried !== undefined && result.tried >= firstPlausibleTried + explore && llmActive === 0) return 'converged';
+    return undefined;
+  };
+
+  const tryOne = async (spec: CandidateSpec): Promise<void> => {
+    const rank = ++result.tried;
+    const report: TrialReport = await pool.run({ block: { ...block, source: spec.source }, cases: ordered, limits: candidateLimits, stopOnFirstFailure: true, synchronous });
+    trials += report.results.length;
+    applyInvariants(report.results, noThrowIds, invariants);
+    const passed = countLeadingPasses(report.results);
+    const plausible = !report.compileError && passed === ordered.length;
+    const candidate: CandidateReport = {
+      rank,
+      generator: spec.generator,
+      description: spec.description,
+      prior: spec.prior,
+      suspect: spec.suspect ?? false,
+      source: spec.source,
+      diff: '',
+      // Character diffs cost more than the rest of a failed candidate's bookkeeping, and only
+      // plausible candidates are ranked by size: work it out on first read.
+      get editSize(): number {
+        const size = spec.edits?.length ? editsSize(block.source, spec.edits) : editSize(block.source, spec.source);
+        Object.defineProperty(this, 'editSize', { value: size, enumerable: true, writable: true, configurable: true });
+        return size;
+      },
+      status: report.compileError ? 'compile-error' : plausible ? 'plausible' : 'failed',
+      passed,
+      total: ordered.length,
+      trials: report.results,
+      ms: report.ms,
+      compileError: report.compileError,
+    };
+    if (plausible) {
+      candidate.diff = unifiedDiff(block.source, spec.source);
+      candidate.score = scoreCandidate(candidate);
+      if (firstPlausibleTried === undefined) {
+        firstPlausibleTried = rank;
+        result.firstPlausibleMs = performance.now() - started;
+      }
+      result.candidates.push(candidate);
+      emit({ type: 'plausible', candidate });
+    } else {
+      moved.consider(candidate);
+    }
+    if (!plausible && failedKept < keepFailed) {
+      failedKept++;
+      candidate.diff = unifiedDiff(block.source, spec.source);
+      result.candidates.push(candidate);
+    }
+    emit({ type: 'candidate', candidate });
+  };
+
+  // A fixed number of lanes pull candidates until the search stops; LLM candidates jump the queue.
+  const lane = async (): Promise<void> => {
+    while (true) {
+      const reason = stopReason();
+      if (reason) {
+        if (result.stoppedBy === 'exhausted') result.stoppedBy = reason;
+        return;
+      }
+      const spec = nextSpec();
+      if (!spec) {
+        if (llmActive > 0) {
+          await delay(20);
+          continue;
+        }
+        // Refine only once every round-one candidate has been judged: one of them may still turn plausible.
+        if (inFlight > 0 && llmInput && !refined) {
+          await delay(20);
+          continue;
+        }
+        if (llmInput && options.llm && !refined && firstPlausibleTried === undefined) {
+          refined = true;
+          llmRounds.push(llmRound(options.llm.refine(llmInput, feedbackFrom(result.candidates))));
+          continue;
+        }
+        if (!followedUp && firstPlausibleTried === undefined) {
+          if (inFlight > 0) {
+            await delay(20);
+            continue;
+          }
+          followedUp = true;
+          if (moved.size > 0) {
+            templateIter = moved.followUps(block)[Symbol.iterator]();
+            continue;
+          }
+        }
+        return;
+      }
+      inFlight++;
+      try {
+        await tryOne(spec);
+      } finally {
+        inFlight--;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, lane));
+  stopLlm();
+  await Promise.allSettled(llmRounds);
+  if (options.llm && llmInput && usageBefore) {
+    const u = options.llm.usage();
+    result.llm = {
+      requests: u.requests - usageBefore.requests,
+      failures: u.failures - usageBefore.failures,
+      promptTokens: u.promptTokens - usageBefore.promptTokens,
+      completionTokens: u.completionTokens - usageBefore.completionTokens,
+      costUsd: u.costUsd - usageBefore.costUsd,
+    };
+  }
+  return finish();
+
+  function warn(message: string) {
+    result.warnings.push(message);
+    emit({ type: 'warning', message });
+  }
+
+  function finish(): RepairResult {
+    const plausible = result.candidates.filter((c) => c.status === 'plausible');
+    plausible.sort((a, b) => (a.score ?? 0) - (b.score ?? 0) || a.rank - b.rank);
+    result.winner = plausible[0];
+    result.plausible = plausible.length > 0;
+    result.candidates.sort((a, b) => a.rank - b.rank);
+    result.trials = trials;
+    result.ms = performance.now() - started;
+    emit({ type: 'done', result });
+    return result;
+  }
+}
+
+async function localise(block: Block, cases: Case[], baseline: TrialReport, pool: SandboxPool, limits?: Partial<SandboxLimits>) {
+  const throwOffsets = baseline.results.flatMap((r) => (r.error?.offset !== undefined ? [r.error.offset] : []));
+  let runs: { passed: boolean; covered: number[] }[] = [];
+  let probes: ReturnType<typeof instrumentForCoverage>['probes'] = [];
+  let trials = 0;
+  try {
+    const instrumented = instrumentForCoverage(block);
+    probes = instrumented.probes;
+    const report = await pool.run({ block: instrumented.block, cases, limits, coverage: true });
+    trials = report.results.length;
+    if (!report.compileError) {
+      const byId = new Map(report.results.map((r) => [r.caseId, r]));
+      runs = baseline.results.map((r) => ({ passed: r.outcome === 'pass', covered: byId.get(r.caseId)?.covered ?? [] }));
+    }
+  } catch {
+    // Source the instrumenter cannot handle still gets a uniform ranking below.
+  }
+  return { ranking: rankSuspicious(probes, runs, throwOffsets), trials };
+}
+
+function adaptiveLimits(baseline: TrialReport, limits: SandboxLimits, factor: number, floorMs: number): Partial<SandboxLimits> {
+  const configuredCpu = limits.cpuMs;
+  const configuredWall = limits.wallMs;
+  const measured = baseline.results.filter((r) => r.outcome !== 'timeout' && r.outcome !== 'crashed').map((r) => r.ms);
+  // Nothing finished in time (the bug is an endless loop): give candidates the probe limit.
+  if (measured.length === 0) return { ...limits, cpuMs: Math.min(configuredCpu, floorMs * 4), wallMs: Math.min(configuredWall, floorMs * 8) };
+  const cpuMs = Math.min(configuredCpu, Math.max(floorMs, Math.ceil(Math.max(...measured) * factor)));
+  return { ...limits, cpuMs, wallMs: Math.min(configuredWall, Math.max(cpuMs * 2, floorMs * 4)) };
+}
+
+function buildLlmInput(block: Block, ordered: Case[], baseline: TrialReport): LlmRepairInput {
+  const byId = new Map(baseline.results.map((r) => [r.caseId, r]));
+  const failing: LlmRepairInput['failing'] = [];
+  const passing: LlmRepairInput['passing'] = [];
+  for (const c of ordered) {
+    const r = byId.get(c.id);
+    if (r && r.outcome !== 'pass') {
+      if (failing.length < 5) failing.push({ args: c.args, script: c.script, expected: c.expect, actual: r.actual, error: r.error ? `${r.error.name}: ${r.error.message}` : r.outcome });
+    } else if (passing.length < 3) {
+      passing.push({ args: c.args, script: c.script, expected: c.expect });
+    }
+  }
+  const err = baseline.results.find((r) => r.error)?.error;
+  return { block, description: block.description, error: err ? { name: err.name, message: err.message, stack: err.stack } : undefined, failing, passing };
+}
+
+function feedbackFrom(candidates: CandidateReport[]) {
+  return candidates
+    .filter((c) => c.generator.startsWith('llm:') && c.status !== 'plausible')
+    .sort((a, b) => b.passed - a.passed)
+    .slice(0, 3)
+    .map((c) => ({ source: c.source, failures: c.trials.filter((t) => t.outcome !== 'pass').map(describeFailure) }));
+}
+
+export function describeFailure(t: TrialResult): string {
+  if (t.error) return `${t.caseId}: ${t.outcome} ${t.error.name}: ${t.error.message}`;
+  if (t.outcome === 'wrong-result') return `${t.caseId}: wrong result ${JSON.stringify(t.actual)?.slice(0, 200)}`;
+  return `${t.caseId}: ${t.outcome}`;
+}
+
+/** A no-throw pass that breaks what known-good calls show (NaN, a missing result) counts as a wrong result. */
+function applyInvariants(results: TrialResult[], noThrowIds: Set<string>, invariants: BehaviourInvariants) {
+  for (let i = 0; i < results.length; i++) {
+    const r = results[i];
+    if (!noThrowIds.has(r.caseId)) continue;
+    const why = invariantViolation(invariants, r);
+    if (why) {
+      results[i] = { ...r, outcome: 'wrong-result', error: { name: 'InvariantViolation', message: why } };
+      results.length = i + 1;
+      return;
+    }
+  }
+}
+
+function countLeadingPasses(results: TrialResult[]): number {
+  let n = 0;
+  for (const r of results) {
+    if (r.outcome !== 'pass') break;
+    n++;
+  }
+  return n;
+}
+
+function safeNormalise(source: string): string {
+  try {
+    return normaliseSource(source);
+  } catch {
+    return source;
+  }
+}
+
+function delay(ms: number) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,77 @@
+import type { Case, CandidateSpec, SuspiciousRange, TrialReport, TrialResult } from '../core/types.ts';
+import type { OracleReport } from './oracle/oracle-cases.ts';
+
+export type CandidateStatus = 'plausible' | 'failed' | 'compile-error' | 'duplicate' | 'skipped';
+
+/** One candidate with everything a user needs to see why it won or lost. */
+export interface CandidateReport {
+  /** Order in which the candidate was tried, from 1. */
+  rank: number;
+  generator: string;
+  description: string;
+  prior: number;
+  suspect: boolean;
+  source: string;
+  diff: string;
+  editSize: number;
+  status: CandidateStatus;
+  /** Cases passed before the first failure (or all of them). */
+  passed: number;
+  /** Cases in the job. */
+  total: number;
+  /** The trial table: one row per case run (stops at the first failure). */
+  trials: TrialResult[];
+  /** Milliseconds the trials of this candidate took in the sandbox. */
+  ms: number;
+  compileError?: TrialReport['compileError'];
+  /** Lower is better; set for plausible candidates. */
+  score?: number;
+}
+
+export interface RepairResult {
+  /** True when at least one candidate passes every case. */
+  plausible: boolean;
+  /** The original never answered with a thenable: candidates must not either. */
+  synchronous: boolean;
+  /** The chosen candidate (best score among the plausible ones). */
+  winner?: CandidateReport;
+  /** Every candidate tried, in trial order (plausible ones and a bounded sample of failures). */
+  candidates: CandidateReport[];
+  /** How the original fared on the cases (the generated ones included). */
+  baseline: TrialReport;
+  /** Every case candidates were judged on: the job's, then the generated ones (kind 'generated'). */
+  cases: Case[];
+  /** The original-as-oracle rule: whether it applied, inputs generated, cases made, inputs the original threw on. */
+  oracle?: OracleReport;
+  /**
+   * Known-good cases: recorded calls and tests the original passes. 0 means nothing but the failing inputs
+   * (and the original's answers on generated inputs) says what a patch must return; `warnings` says so.
+   */
+  knownGood: number;
+  /** Things a reader of the report must know, one line each (e.g. no known-good call). */
+  warnings: string[];
+  localisation: SuspiciousRange[];
+  /** Number of candidates generated (after de-duplication) and tried. */
+  generated: number;
+  tried: number;
+  /** Number of case executions (trials) in the sandbox, including baseline and localisation. */
+  trials: number;
+  ms: number;
+  /** Milliseconds from start to the first plausible candidate. */
+  firstPlausibleMs?: number;
+  /** Why the search ended. */
+  stoppedBy: 'exhausted' | 'budget' | 'candidate-limit' | 'converged' | 'nothing-to-repair' | 'aborted';
+  /** Token usage and cost of the LLM generator, when it ran. */
+  llm?: { requests: number; failures: number; promptTokens: number; completionTokens: number; costUsd: number };
+}
+
+export type EngineEvent =
+  | { type: 'baseline'; failing: number; total: number }
+  | { type: 'oracle'; report: OracleReport }
+  | { type: 'warning'; message: string }
+  | { type: 'localised'; top: SuspiciousRange[] }
+  | { type: 'candidate'; candidate: CandidateReport }
+  | { type: 'plausible'; candidate: CandidateReport }
+  | { type: 'done'; result: RepairResult };
+
+export type { CandidateSpec };
