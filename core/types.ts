@@ -4,6 +4,8 @@
  */
 
 /** A JSON value in the snapshot encoding (see core/snapshot.ts). Plain JSON values encode as themselves. */
+import type { CallWorld } from './world.ts';
+
 export type Encoded = unknown;
 
 /**
@@ -17,6 +19,8 @@ export interface Block {
   source: string;
   entry?: string;
   description?: string;
+  /** Outside names the block reads, defined in each trial from the case's `world` (core/world.ts). */
+  uses?: string[];
 }
 
 /** 'generated': an input made around the failing ones, with the original's answer as its expectation (see engine/oracle/oracle-cases.ts). */
@@ -38,6 +42,8 @@ export interface Case {
   expect?: Encoded;
   argsAfter?: Encoded[];
   script?: string;
+  /** The `uses` values, dependency calls and receiver this case's call saw. */
+  world?: CallWorld;
 }
 
 export type TrialOutcome = 'pass' | 'wrong-result' | 'threw' | 'timeout' | 'memory' | 'crashed';

@@ -3,6 +3,7 @@
  * validates them with schemas at its edge, the SDK builds them. Values inside are snapshot-encoded.
  */
 import type { Encoded } from './types.ts';
+import type { CallWorld } from './world.ts';
 
 /** POST /v1/failures — one failing call of a block. */
 export interface FailureReport {
@@ -10,7 +11,7 @@ export interface FailureReport {
   requestId: string;
   app: string;
   instanceId: string;
-  block: { id: string; description: string; source: string };
+  block: BlockIdentity;
   error: { name: string; message: string; stack?: string };
   /** The call's arguments as they were on entry, each its own snapshot. */
   args: Encoded[];
@@ -18,6 +19,16 @@ export interface FailureReport {
   at: string;
   /** Set when the failing code was a patch (then the failure counts against that patch). */
   patchId?: string;
+  /** The `uses` values, calls and receiver of the failing call, when the block declares `uses` or has a receiver. */
+  world?: CallWorld;
+}
+
+/** A block as the SDK names it. `uses` lists the outside names the block reads, given to `run`/`wrap`. */
+export interface BlockIdentity {
+  id: string;
+  description: string;
+  source: string;
+  uses?: string[];
 }
 
 export interface FailureAck {
@@ -31,6 +42,8 @@ export interface RecordedCall {
   result: Encoded;
   argsAfter: Encoded[];
   at: string;
+  /** The world of the call (see FailureReport.world). */
+  world?: CallWorld;
 }
 
 /** POST /v1/cases — batches of recorded successful calls per block. */
@@ -38,7 +51,7 @@ export interface RecordedCasesBatch {
   requestId: string;
   app: string;
   instanceId: string;
-  blocks: { id: string; description: string; source: string; calls: RecordedCall[] }[];
+  blocks: (BlockIdentity & { calls: RecordedCall[] })[];
 }
 
 export type PatchStatus = 'pending-approval' | 'canary' | 'active' | 'rolled-back' | 'rejected' | 'superseded';
