@@ -17,6 +17,7 @@ const COMMANDS: Record<string, Loader> = {
   patches: async () => (await import('./patch-commands.ts')).patchesCommand(),
   approve: async () => (await import('./patch-commands.ts')).decisionCommand('approve'),
   reject: async () => (await import('./patch-commands.ts')).decisionCommand('reject'),
+  promote: async () => (await import('./patch-commands.ts')).decisionCommand('promote'),
   rollback: async () => (await import('./patch-commands.ts')).decisionCommand('rollback'),
   replace: async () => (await import('./patch-commands.ts')).decisionCommand('replace'),
   fallback: async () => (await import('./patch-commands.ts')).decisionCommand('fallback'),

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { PATCH_DECISIONS, type PatchDecision } from '../service/patch-lifecycle.ts';
 import type { PatchRecord } from '../service/store/service-store.ts';
 import { adminCommand, runAdmin } from './admin-command.ts';
 import { patchesTable } from './status-command.ts';
@@ -17,21 +18,14 @@ export function patchesCommand(): Command {
     });
 }
 
-const DECISIONS = {
-  approve: 'Approve a patch waiting for approval: it becomes active for every instance',
-  reject: 'Reject a patch waiting for approval: it never runs',
-  rollback: 'Roll back a patch (active, canary or waiting): instances return to the original block',
-  replace: 'Let a patch replace its block outright (signed grant), instead of answering only the calls that throw',
-  fallback: 'Return a patch to fallback mode: the block runs as written and the patch answers only calls that throw',
-} as const;
-
-/** `approve`, `reject`, `rollback`, `replace` or `fallback`: one POST; a patch in the wrong state exits 1 (409). */
-export function decisionCommand(action: keyof typeof DECISIONS): Command {
-  const cmd = adminCommand(action, DECISIONS[action])
+/** One operator decision of the lifecycle table (approve, reject, promote, rollback, replace, fallback): one POST; a patch in the wrong state exits 1 (409). */
+export function decisionCommand(action: PatchDecision): Command {
+  const decision = PATCH_DECISIONS[action];
+  const cmd = adminCommand(action, decision.summary)
     .argument('<patch>', 'patch id (see `suture patches`)')
     .option('--reason <text>', 'reason, kept in the audit log');
   if (action === 'rollback') cmd.option('--requeue', 'queue the bug for a new repair round afterwards');
-  if (action === 'approve') cmd.option('--mode <mode>', 'fallback or replace (how instances use the patch)');
+  if (decision.kind === 'status' && decision.takesMode) cmd.option('--mode <mode>', 'fallback or replace (how instances use the patch)');
   return cmd.action(async (patchId: string, opts) => {
     await runAdmin(action, opts, async (client) => {
       const before = await client.get<PatchRecord>(`/v1/admin/patches/${encodeURIComponent(patchId)}`);

@@ -3,6 +3,8 @@
  * naming the field, e.g. "body/block must have required property 'source'"). They also feed the
  * OpenAPI document. Lengths bound what one client can make the daemon store.
  */
+import { PATCH_STATUSES, POLICY_START } from '../service/patch-lifecycle.ts';
+
 const appName = { type: 'string', pattern: '^[A-Za-z0-9._-]{1,100}$' } as const;
 const requestId = { type: 'string', minLength: 1, maxLength: 200 } as const;
 const instanceId = { type: 'string', minLength: 1, maxLength: 200 } as const;
@@ -170,7 +172,7 @@ export const manifestPatchSchema = {
     version: { type: 'integer' },
     source: { type: 'string' },
     fingerprint: { type: 'string' },
-    status: { type: 'string', enum: ['pending-approval', 'canary', 'active', 'rolled-back', 'rejected', 'superseded'] },
+    status: { type: 'string', enum: PATCH_STATUSES },
     rollout: { type: 'number' },
     signature: { type: 'string' },
     mode: { type: 'string', enum: ['fallback', 'replace'] },
@@ -211,7 +213,7 @@ export const policyUpdateSchema = {
   properties: {
     app: appName,
     blockId,
-    policy: { anyOf: [{ type: 'string', enum: ['auto', 'canary', 'manual'] }, { type: 'null' }] },
+    policy: { anyOf: [{ type: 'string', enum: Object.keys(POLICY_START) }, { type: 'null' }] },
   },
 } as const;
 

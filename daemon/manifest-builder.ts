@@ -1,8 +1,9 @@
 import type { Manifest, ManifestPatch } from '../core/wire.ts';
+import { MANIFEST_STATUSES } from '../service/patch-lifecycle.ts';
 import type { PatchRecord, ServiceStore } from '../service/store/service-store.ts';
 
-/** Statuses an SDK needs to see: live patches, and rolled-back ones so it stops using them. */
-const IN_MANIFEST = new Set(['active', 'canary', 'rolled-back']);
+/** Statuses an SDK needs to see (the lifecycle table's `inManifest`). */
+const IN_MANIFEST = new Set<string>(MANIFEST_STATUSES);
 
 export function toManifestPatch(p: PatchRecord): ManifestPatch {
   return {

@@ -2,6 +2,7 @@ import { sign } from 'node:crypto';
 import { canonicalPatchPayload } from '../core/patch-signature.ts';
 import type { PatchEvidence, PatchStatus, SignedPatchFields } from '../core/wire.ts';
 import type { SutureConfig } from '../config/config-settings.ts';
+import { initialPlacement } from '../service/patch-lifecycle.ts';
 import { resolvePolicy } from '../service/publication-policy.ts';
 import type { SigningKeys } from '../service/signing-keys.ts';
 import type { BugRecord, PatchDoc, ServiceStore } from '../service/store/service-store.ts';
@@ -66,8 +67,7 @@ export async function publishPatch(p: {
     score: { generator: winner.generator, description: winner.description, passed: winner.passed, total: winner.total, editSize: winner.editSize },
   };
   const policy = await resolvePolicy(store, p.config, bug.app, bug.blockId);
-  const [status, rollout]: [PatchStatus, number] =
-    policy === 'auto' ? ['active', 1] : policy === 'canary' ? (p.config.canarySteps[0] >= 1 ? ['active', 1] : ['canary', p.config.canarySteps[0]]) : ['pending-approval', 0];
+  const { status, rollout } = initialPlacement(policy, p.config.canarySteps);
   const r = await store.storePatch(doc, status, rollout);
   if (!r.stored) {
     const now = await store.getPatch(reserved.id);

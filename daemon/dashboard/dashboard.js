@@ -272,12 +272,8 @@ function renderPatches(patches) {
   if (!list.length) return replace($('patches'), empty('No patch yet.'));
   const rows = list.map((p) => {
     const score = p.score || {};
-    const can = {
-      approve: p.status === 'pending-approval',
-      reject: p.status === 'pending-approval',
-      promote: p.status === 'canary',
-      rollback: p.status === 'active' || p.status === 'canary' || p.status === 'pending-approval',
-    };
+    // The decisions the daemon's lifecycle table allows from this patch's status (admin API `decisions`).
+    const decisions = Array.isArray(p.decisions) ? p.decisions : [];
     return el('tr', { dataset: { patch: p.id, status: p.status } },
       el('td', { className: 'mono', title: p.id }, short(p.id, 20)),
       el('td', { className: 'mono' }, p.blockId, el('span', { className: 'hint' }, ` v${p.version}`)),
@@ -290,7 +286,7 @@ function renderPatches(patches) {
       el('td', { className: 'num' }, el('span', { className: 'ok-text' }, String(p.passed)), ' / ', el('span', { className: 'bad-text' }, String(p.threw))),
       el('td', { className: 'small' }, time(p.updatedAt)),
       el('td', { className: 'actions' },
-        Object.entries(can).filter(([, ok]) => ok).map(([action]) =>
+        decisions.map((action) =>
           el('button', { type: 'button', className: `act act-${action}`, dataset: { action, patch: p.id }, on: { click: () => decide(action, p.id) } }, action)),
         ['diff', 'test'].map((file) =>
           el('button', { type: 'button', className: 'act act-download', dataset: { download: file, patch: p.id }, title: file === 'diff' ? 'unified diff against the block, for source control' : 'regression test for node --test', on: { click: () => download(p.id, file) } }, `⇩ ${file}`))),

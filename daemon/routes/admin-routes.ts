@@ -2,41 +2,26 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { JobType } from 'bullmq';
 import { evidenceWarning } from '../../core/patch-evidence.ts';
 import { signModeGrant } from '../../core/mode-grant.ts';
-import type { PatchMode, PatchStatus } from '../../core/wire.ts';
+import type { PatchMode } from '../../core/wire.ts';
 import type { DaemonContext } from '../daemon-context.ts';
 import { HttpError } from '../http-errors.ts';
 import { adminDecisionSchema, appQuerySchema, fingerprintSchema, idParamsSchema, patchIdSchema, policyUpdateSchema } from '../http-schemas.ts';
-import type { BugStatus, PatchRecord } from '../../service/store/service-store.ts';
+import { DECISION_NAMES, PATCH_DECISIONS, decisionAllowed, offeredDecisions, type PatchDecision } from '../../service/patch-lifecycle.ts';
+import type { PatchRecord } from '../../service/store/service-store.ts';
 
-/** A patch as the admin API shows it: the stored record, plus a warning when its evidence is thin. */
-export function patchView(p: PatchRecord): PatchRecord & { evidenceWarning?: string } {
+/**
+ * A patch as the admin API shows it: the stored record, the decisions the lifecycle table offers
+ * from its status (the dashboard's buttons), and a warning when its evidence is thin.
+ */
+export function patchView(p: PatchRecord): PatchRecord & { decisions: PatchDecision[]; evidenceWarning?: string } {
   const warning = evidenceWarning(p.evidence);
-  return warning ? { ...p, evidenceWarning: warning } : p;
+  return { ...p, decisions: offeredDecisions(p), ...(warning ? { evidenceWarning: warning } : {}) };
 }
 
-/** Statuses whose mode an operator may change (a rolled-back or rejected patch runs nowhere). */
-const MODE_FROM: PatchStatus[] = ['pending-approval', 'canary', 'active'];
+/** Status decisions whose body may also set the mode. */
+const MODE_TAKING = DECISION_NAMES.filter((d) => { const row = PATCH_DECISIONS[d]; return row.kind === 'status' && row.takesMode; });
 
 const JOB_STATES = ['waiting', 'active', 'completed', 'failed', 'delayed', 'prioritized'] as const;
-
-interface Decision {
-  from: PatchStatus[];
-  to: (p: PatchRecord, steps: number[]) => { status: PatchStatus; rollout: number; bugStatus: BugStatus | ''; step?: number };
-}
-
-const DECISIONS: Record<'approve' | 'reject' | 'promote' | 'rollback', Decision> = {
-  approve: { from: ['pending-approval'], to: () => ({ status: 'active', rollout: 1, bugStatus: 'patched' }) },
-  reject: { from: ['pending-approval'], to: () => ({ status: 'rejected', rollout: 0, bugStatus: 'rejected' }) },
-  promote: {
-    from: ['canary', 'pending-approval'],
-    to: (p, steps) => {
-      const step = p.status === 'pending-approval' ? 0 : p.step + 1;
-      const rollout = steps[step] ?? 1;
-      return rollout >= 1 ? { status: 'active', rollout: 1, bugStatus: 'patched', step } : { status: 'canary', rollout, bugStatus: 'patched', step };
-    },
-  },
-  rollback: { from: ['active', 'canary', 'pending-approval'], to: () => ({ status: 'rolled-back', rollout: 0, bugStatus: 'rolled-back' }) },
-};
 
 /** The admin API under /v1/admin (admin token): inspection, decisions, policies, audit log. */
 export function adminRoutes(app: FastifyInstance, ctx: DaemonContext): void {
@@ -127,18 +112,20 @@ export function adminRoutes(app: FastifyInstance, ctx: DaemonContext): void {
     return patchView(patch);
   });
 
-  for (const [action, decision] of Object.entries(DECISIONS)) {
+  for (const action of DECISION_NAMES) {
+    const decision = PATCH_DECISIONS[action];
+    if (decision.kind !== 'status') continue;
     app.post(`/v1/admin/patches/:id/${action}`, {
-      schema: { tags, summary: `${action[0].toUpperCase()}${action.slice(1)} a patch (allowed from: ${decision.from.join(', ')})`, params: idParamsSchema('id', patchIdSchema), body: { anyOf: [adminDecisionSchema, { type: 'null' }] } },
+      schema: { tags, summary: `${decision.summary} (allowed from: ${decision.from.join(', ')})`, params: idParamsSchema('id', patchIdSchema), body: { anyOf: [adminDecisionSchema, { type: 'null' }] } },
     }, async (request) => {
       const { id } = request.params as { id: string };
       const body = (request.body ?? {}) as { reason?: string; requeue?: boolean; mode?: PatchMode };
-      if (body.mode && action !== 'approve' && action !== 'promote') throw new HttpError(400, 'SUTURE_INVALID_REQUEST', `body/mode: only approve and promote take a mode, not ${action}`);
+      if (body.mode && !decision.takesMode) throw new HttpError(400, 'SUTURE_INVALID_REQUEST', `body/mode: ${action} takes no mode (only ${MODE_TAKING.join(' and ')} do)`);
       const patch = await store.getPatch(id);
       if (!patch) throw new HttpError(404, 'SUTURE_UNKNOWN_PATCH', `no patch ${id}`);
-      if (!decision.from.includes(patch.status)) throw new HttpError(409, 'SUTURE_CONFLICT', `cannot ${action} a patch that is ${patch.status}`);
+      if (!decisionAllowed(action, patch.status)) throw new HttpError(409, 'SUTURE_CONFLICT', `cannot ${action} a patch that is ${patch.status}`);
       const next = decision.to(patch, config.canarySteps);
-      const r = await store.setPatchStatus(patch, decision.from, next.status, next.rollout, next.bugStatus, next.step);
+      const r = await store.setPatchStatus(patch, decision.from, next.status, next.rollout, decision.bugStatus, next.step);
       if (!r.changed) throw new HttpError(409, 'SUTURE_CONFLICT', `cannot ${action} a patch that is ${r.status}`);
       ctx.metrics.decisions.inc({ decision: action });
       await store.audit({ actor: actorOf(request), action, target: id, detail: { from: patch.status, to: next.status, rollout: next.rollout, reason: body.reason, revision: r.revision } }, config.auditMax);
@@ -159,19 +146,20 @@ export function adminRoutes(app: FastifyInstance, ctx: DaemonContext): void {
    */
   async function setMode(request: FastifyRequest, patch: PatchRecord, mode: PatchMode, reason: string | undefined) {
     const grant = mode === 'replace' ? signModeGrant({ id: patch.id, app: patch.app, blockId: patch.blockId, sourceHash: patch.sourceHash, version: patch.version, mode }, ctx.keys.privateKey) : '';
-    const r = await store.setPatchMode(patch, MODE_FROM, mode, grant);
+    const r = await store.setPatchMode(patch, PATCH_DECISIONS[mode].from, mode, grant);
     if (!r.changed) throw new HttpError(409, 'SUTURE_CONFLICT', `cannot change the mode of a patch that is ${r.status}`);
     await store.audit({ actor: actorOf(request), action: mode, target: patch.id, detail: { from: r.before, to: mode, reason, revision: r.revision } }, config.auditMax);
     return r;
   }
 
-  for (const mode of ['replace', 'fallback'] as const) {
-    app.post(`/v1/admin/patches/:id/${mode}`, {
+  for (const action of DECISION_NAMES) {
+    const decision = PATCH_DECISIONS[action];
+    if (decision.kind !== 'mode') continue;
+    const { mode } = decision;
+    app.post(`/v1/admin/patches/:id/${action}`, {
       schema: {
         tags,
-        summary: mode === 'replace'
-          ? 'Let a patch replace its block outright (signed grant; allowed from: pending-approval, canary, active)'
-          : 'Return a patch to fallback mode: the block runs and the patch answers only calls that throw',
+        summary: `${decision.summary} (allowed from: ${decision.from.join(', ')})`,
         params: idParamsSchema('id', patchIdSchema),
         body: { anyOf: [adminDecisionSchema, { type: 'null' }] },
       },

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Redis } from 'ioredis';
 import type { ManifestPatch, PatchMode, PatchStatus } from '../../core/wire.ts';
+import type { OutcomeDecision as LifecycleOutcome } from '../patch-lifecycle.ts';
 import { RedisKeys } from './redis-keys.ts';
 
 const lua = (name: string) => readFileSync(new URL(`./lua/${name}.lua`, import.meta.url), 'utf8');
@@ -117,7 +118,8 @@ export interface StoredFailure {
   jobExists: boolean;
 }
 
-export type OutcomeDecision = 'counted' | 'promoted' | 'rolled-back' | 'ignored' | 'missing';
+/** What an outcome report did (the lifecycle table's decisions), or 'missing' for an unknown patch. */
+export type OutcomeDecision = LifecycleOutcome | 'missing';
 
 /** The counts of one outcome report entry. */
 export interface OutcomeCounts {
@@ -293,7 +295,7 @@ export class ServiceStore {
   }
 
   /** Sets a patch's mode (and the grant signature of `replace`) when its status is one of `from`. */
-  async setPatchMode(patch: PatchRecord, from: PatchStatus[], mode: PatchMode, grant: string): Promise<{ changed: true; revision: number; before: PatchMode } | { changed: false; status: string }> {
+  async setPatchMode(patch: PatchRecord, from: readonly PatchStatus[], mode: PatchMode, grant: string): Promise<{ changed: true; revision: number; before: PatchMode } | { changed: false; status: string }> {
     const k = this.keys;
     const [changed, x, before] = (await this.#scripts.setPatchMode(
       k.patch(patch.id), k.revision(patch.app), from.join(','), mode, grant, Date.now(), k.events(), patch.app, patch.id,
@@ -301,7 +303,7 @@ export class ServiceStore {
     return changed === 1 ? { changed: true, revision: Number(x), before: before === 'replace' ? 'replace' : 'fallback' } : { changed: false, status: String(x) };
   }
 
-  async setPatchStatus(patch: PatchRecord, from: PatchStatus[], to: PatchStatus, rollout: number, bugStatus: BugStatus | '', step?: number): Promise<{ changed: true; revision: number } | { changed: false; status: string }> {
+  async setPatchStatus(patch: PatchRecord, from: readonly PatchStatus[], to: PatchStatus, rollout: number, bugStatus: BugStatus | '', step?: number): Promise<{ changed: true; revision: number } | { changed: false; status: string }> {
     const k = this.keys;
     const [changed, x] = (await this.#scripts.setPatchStatus(
       k.patch(patch.id), k.revision(patch.app), k.bug(patch.fingerprint),
