@@ -1,0 +1,304 @@
+import type { ManifestPatch } from '../core/wire.ts';
+import type { CallContext } from './call-context.ts';
+import type { CallRecording } from './call-recording.ts';
+import type { ClientEvents } from './client-events.ts';
+import { copyArgs } from './entry-copy.ts';
+import type { FailureReports } from './failure-reports.ts';
+import type { FirstCalls } from './first-calls.ts';
+import type { OutcomeCounting } from './outcome-counting.ts';
+import type { PatchExecutor, PatchRun } from './patch-executor.ts';
+import type { PatchTable } from './patch-table.ts';
+import { SdkError } from './sdk-errors.ts';
+import { StateWriteBack } from './state-write-back.ts';
+
+const AsyncFunction = (async () => undefined).constructor;
+
+/**
+ * The call path of `run` and wrapped functions. The success path is the first concern: with no
+ * patch for the block and the call not sampled, a call is a flag check, one decrement of the
+ * sampling countdown, one branch on the snapshot mode, the known-good check and the direct call
+ * of `fn` (plus the entry copy in `snapshot: 'entry'` mode). Everything else — encoding,
+ * redaction, I/O — happens only for sampled calls, failures and patched calls, in the modules this
+ * one hands them to.
+ */
+export class CallPath {
+  readonly #sampleRate: number;
+  readonly #entryCopies: boolean;
+  /** Calls left until the next sampled one (see #sampleNow). */
+  #countdown: number;
+  readonly #table: PatchTable;
+  readonly #first: FirstCalls;
+  readonly #recording: CallRecording;
+  readonly #failures: FailureReports;
+  readonly #outcomes: OutcomeCounting;
+  readonly #executor: PatchExecutor | null;
+  readonly #events: ClientEvents;
+  /** Patches whose first patched call here was announced. */
+  readonly #announced = new Set<string>();
+
+  constructor(o: {
+    sampleRate: number;
+    entryCopies: boolean;
+    table: PatchTable;
+    recording: CallRecording;
+    failures: FailureReports;
+    outcomes: OutcomeCounting;
+    executor: PatchExecutor | null;
+    events: ClientEvents;
+  }) {
+    this.#sampleRate = o.sampleRate;
+    this.#entryCopies = o.entryCopies;
+    this.#countdown = sampleGap(o.sampleRate);
+    this.#table = o.table;
+    this.#first = o.recording.first;
+    this.#recording = o.recording;
+    this.#failures = o.failures;
+    this.#outcomes = o.outcomes;
+    this.#executor = o.executor;
+    this.#events = o.events;
+  }
+
+  /**
+   * The success path. With no patch in the manifest and the call not sampled this is a flag check,
+   * one decrement of the sampling countdown and the call itself (in `'on-failure'` mode; `'entry'`
+   * mode adds the copy). `many` holds the whole argument list when there are more than four.
+   */
+  invoke(id: string, description: string, fn: Function, self: unknown, n: number, a0: unknown, a1: unknown, a2: unknown, a3: unknown, many: unknown[] | null): unknown {
+    if (this.#table.any || --this.#countdown <= 0 || this.#entryCopies || this.#first.wants(id)) return this.call(id, description, fn, self, many ?? argList(n, a0, a1, a2, a3));
+    let r: unknown;
+    try {
+      r = callWith(fn, self, n, a0, a1, a2, a3, many);
+    } catch (error) {
+      return this.#failures.failed({ id, description, fn, self, args: many ?? argList(n, a0, a1, a2, a3) }, null, error, true);
+    }
+    if (r instanceof Promise) return this.#watch(id, description, fn, self, many ?? argList(n, a0, a1, a2, a3), null, r);
+    return r;
+  }
+
+  /** Everything but the plainest call: patches, sampling, entry copies. */
+  call(id: string, description: string, fn: Function, self: unknown, args: unknown[]): unknown {
+    let sampled: boolean;
+    if (this.#table.any) {
+      const block = this.#table.blocks.get(id);
+      if (block !== undefined) {
+        const patch = this.#table.patchFor(block, fn);
+        if (patch !== undefined) return this.#runPatched({ id, description, fn, self, args }, patch);
+      }
+      // invoke skipped the countdown when patches exist; take the sampling decision here.
+      sampled = --this.#countdown <= 0 && this.#sampleNow();
+    } else {
+      sampled = this.#countdown <= 0 && this.#sampleNow();
+    }
+    if (sampled || this.#first.wants(id)) return this.#runRecorded({ id, description, fn, self, args }, sampled);
+    if (this.#entryCopies) return this.#runWithEntry(id, description, fn, self, args);
+    let r: unknown;
+    try {
+      r = fn.apply(self, args);
+    } catch (error) {
+      return this.#failures.failed({ id, description, fn, self, args }, null, error, true);
+    }
+    if (r instanceof Promise) return this.#watch(id, description, fn, self, args, null, r);
+    return r;
+  }
+
+  /**
+   * The countdown reached zero: draw the next gap and say whether this call is recorded. Gaps come
+   * from the geometric distribution, so each call is still sampled independently with probability
+   * `sampleRate`, but `Math.random` runs once per sampled call instead of once per call.
+   */
+  #sampleNow(): boolean {
+    this.#countdown = sampleGap(this.#sampleRate);
+    return this.#sampleRate !== 0;
+  }
+
+  #watch(id: string, description: string, fn: Function, self: unknown, args: unknown[], entry: unknown[] | null, r: Promise<unknown>): unknown {
+    return r.then(undefined, (error: unknown) => this.#failures.failed({ id, description, fn, self, args }, entry, error, true));
+  }
+
+  #runWithEntry(id: string, description: string, fn: Function, self: unknown, args: unknown[]): unknown {
+    const entry = copyArgs(self === undefined ? args : [self, ...args]);
+    let r: unknown;
+    try {
+      r = fn.apply(self, args);
+    } catch (error) {
+      return this.#failures.failed({ id, description, fn, self, args }, entry, error, true);
+    }
+    if (r instanceof Promise) return this.#watch(id, description, fn, self, args, entry, r);
+    return r;
+  }
+
+  /** A call that is sampled (`sampled`) or may be one of the block's first distinct calls. */
+  #runRecorded(ctx: CallContext, sampled: boolean): unknown {
+    const entry = copyArgs(ctx.self === undefined ? ctx.args : [ctx.self, ...ctx.args]);
+    // A call copied only because it may be a first call fails like any other call of its snapshot mode.
+    const reported = sampled || this.#entryCopies ? entry : null;
+    let r: unknown;
+    try {
+      r = ctx.fn.apply(ctx.self, ctx.args);
+    } catch (error) {
+      return this.#failures.failed(ctx, reported, error, true);
+    }
+    if (r instanceof Promise) {
+      return r.then(
+        (v: unknown) => {
+          this.#recording.record(ctx, entry, v, sampled);
+          return v;
+        },
+        (error: unknown) => this.#failures.failed(ctx, reported, error, true),
+      );
+    }
+    this.#recording.record(ctx, entry, r, sampled);
+    return r;
+  }
+
+  /** Replace mode (granted by the operator): the patch runs instead of the block. */
+  #runPatched(ctx: CallContext, patch: ManifestPatch): unknown {
+    if (!this.#table.replaces(patch.id)) return this.#runFallback(ctx, patch);
+    const executor = this.#executor as PatchExecutor;
+    const target = [ctx.self, ...ctx.args];
+    // Trusted patches work on the live objects: keep the entry state to put back if one throws.
+    const entry = executor.mode === 'trusted' ? copyArgs(target) : null;
+    if (ctx.fn instanceof AsyncFunction) {
+      return executor.runAsync(patch, target).then((run) => {
+        if (run.ok) return this.#patchPassed(ctx, patch, run.value);
+        return this.#patchFailed(ctx, patch, run.error, entry, target);
+      });
+    }
+    const run = executor.runSync(patch, target);
+    if (run.ok) return this.#patchPassed(ctx, patch, run.value);
+    return this.#patchFailed(ctx, patch, run.error, entry, target);
+  }
+
+  /**
+   * Fallback mode: the block runs as written and its answers stand. Only when it throws does the
+   * patch run, on the inputs as they were on entry; its effects on the arguments are written back
+   * and its answer returned. Some healthy calls are compared with the patch in the background.
+   */
+  #runFallback(ctx: CallContext, patch: ManifestPatch): unknown {
+    const target = [ctx.self, ...ctx.args];
+    const entry = copyArgs(target);
+    // call skipped the sampling countdown for a patched block: take the decision here.
+    const sampled = --this.#countdown <= 0 && this.#sampleNow();
+    let r: unknown;
+    try {
+      r = ctx.fn.apply(ctx.self, ctx.args);
+    } catch (error) {
+      return this.#rescue(ctx, patch, entry, target, error, ctx.fn instanceof AsyncFunction);
+    }
+    if (r instanceof Promise) {
+      return r.then(
+        (v: unknown) => this.#answered(ctx, patch, entry, target, v, sampled, true),
+        (error: unknown) => this.#rescue(ctx, patch, entry, target, error, true),
+      );
+    }
+    return this.#answered(ctx, patch, entry, target, r, sampled, false);
+  }
+
+  /** The block answered: record it when due, maybe compare the patch with it, and return its answer. */
+  #answered(ctx: CallContext, patch: ManifestPatch, entry: unknown[], target: unknown[], value: unknown, sampled: boolean, async: boolean): unknown {
+    try {
+      if (sampled || this.#first.wants(ctx.id)) this.#recording.record(ctx, ctx.self === undefined ? entry.slice(1) : entry, value, sampled);
+      this.#outcomes.shadow(ctx.id, patch, async, entry, value, target);
+    } catch (err) {
+      this.#events.error(new SdkError('PATCH_FAILED', `could not compare patch ${patch.id} with block ${ctx.id}`, { cause: err }));
+    }
+    return value;
+  }
+
+  /** The block threw: the patch answers on the entry inputs, or, when it fails too, the block's error stands. */
+  #rescue(ctx: CallContext, patch: ManifestPatch, entry: unknown[], target: unknown[], error: unknown, async: boolean): unknown {
+    const executor = this.#executor as PatchExecutor;
+    const state = ctx.self === undefined ? entry.slice(1) : entry;
+    // A trusted patch works on the live objects: keep what the block left, to put back if the patch fails.
+    const left = executor.mode === 'trusted' ? copyArgs(target) : null;
+    const settle = (run: PatchRun): unknown => {
+      if (run.ok) return this.#patchPassed(ctx, patch, run.value);
+      this.#outcomes.count(patch.id, 'threw');
+      this.#failures.report(ctx, state, run.error, patch.id);
+      if (left) {
+        try {
+          new StateWriteBack().applyArgs(target, left);
+        } catch {
+          /* best effort */
+        }
+      }
+      return this.#failures.failed(ctx, state, error, false);
+    };
+    if (async) return executor.runAsync(patch, target, entry).then(settle);
+    return settle(executor.runSync(patch, target, entry));
+  }
+
+  #patchPassed(ctx: CallContext, patch: ManifestPatch, value: unknown): unknown {
+    this.#outcomes.count(patch.id, 'passed');
+    if (!this.#announced.has(patch.id)) {
+      this.#announced.add(patch.id);
+      this.#events.emit('patched', { blockId: ctx.id, patchId: patch.id, version: patch.version, via: 'manifest' });
+    }
+    return value;
+  }
+
+  /** A patch that throws (or hits a limit) counts against it and is reported; the call then gets the block's own behaviour. */
+  #patchFailed(ctx: CallContext, patch: ManifestPatch, error: unknown, entry: unknown[] | null, target: unknown[]): unknown {
+    this.#outcomes.count(patch.id, 'threw');
+    this.#failures.report(ctx, entry ?? copyArgs(target), error, patch.id);
+    if (entry) {
+      try {
+        new StateWriteBack().applyArgs(target, entry);
+      } catch {
+        /* best effort */
+      }
+    }
+    let r: unknown;
+    try {
+      r = ctx.fn.apply(ctx.self, ctx.args);
+    } catch (err) {
+      return this.#failures.failed(ctx, entry, err, false);
+    }
+    if (r instanceof Promise) return r.then(undefined, (err: unknown) => this.#failures.failed(ctx, entry, err, false));
+    return r;
+  }
+}
+
+/** With rate 0 the countdown still runs out after 2^30 calls; #sampleNow then just refills it. */
+const NEVER = 2 ** 30;
+
+/** Calls until the next sampled one: geometric with success probability `rate` (at least 1). */
+function sampleGap(rate: number): number {
+  if (rate <= 0) return NEVER;
+  if (rate >= 1) return 1;
+  const gap = 1 + Math.floor(Math.log(1 - Math.random()) / Math.log1p(-rate));
+  return gap > NEVER ? NEVER : gap;
+}
+
+function argList(n: number, a0: unknown, a1: unknown, a2: unknown, a3: unknown): unknown[] {
+  switch (n) {
+    case 0:
+      return [];
+    case 1:
+      return [a0];
+    case 2:
+      return [a0, a1];
+    case 3:
+      return [a0, a1, a2];
+    default:
+      return [a0, a1, a2, a3];
+  }
+}
+
+/** `fn.apply(self, args)` without the array for up to four arguments (the arity `fn` sees is unchanged). */
+function callWith(fn: Function, self: unknown, n: number, a0: unknown, a1: unknown, a2: unknown, a3: unknown, many: unknown[] | null): unknown {
+  switch (n) {
+    case 0:
+      return fn.call(self);
+    case 1:
+      return fn.call(self, a0);
+    case 2:
+      return fn.call(self, a0, a1);
+    case 3:
+      return fn.call(self, a0, a1, a2);
+    case 4:
+      return fn.call(self, a0, a1, a2, a3);
+    default:
+      return fn.apply(self, many as unknown[]);
+  }
+}
