@@ -63,7 +63,7 @@ function isPlainJson(root: unknown): boolean {
 
 /**
  * The patch harness, run in the start compartment of the executor's hardened context (after SES,
- * the codec and the realm script; see core/hardened-realm.js). Each patch is evaluated in a
+ * the codec and the realm script; see core/hardened-realm-script.js). Each patch is evaluated in a
  * compartment of its own, so a patch sees what a candidate saw in its trial (frozen intrinsics,
  * its own globals, a quiet console) and nothing of the SDK: the globals below are reached by the
  * host through References only. A patch's answer is read once, here, by the codec (or checked and

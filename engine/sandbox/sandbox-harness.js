@@ -1,6 +1,6 @@
 /*
  * The in-sandbox harness: a plain script run in the sandbox context after SES, the snapshot codec
- * and core/hardened-realm.js. It defines globals that only the sandbox host calls, through
+ * and core/hardened-realm-script.js. It defines globals that only the sandbox host calls, through
  * References it takes right after set-up (nothing of the candidate's can name them: every
  * candidate runs in a compartment of its own, with a global object of its own):
  *
