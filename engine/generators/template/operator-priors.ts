@@ -59,4 +59,17 @@ export const PRIORS = {
   conditionRemoval: 0.07,
   statementDeletion: 0.06,
   returnConstant: 0.05,
+  // New families, each after the cheaper edits it could be confused with.
+  chainAppend: 0.14, // `.sort()`, `.slice(1)`, `[...new Set(x)]`, `.trim()` appended to a value of the fitting kind
+  chainAppendBoth: 0.22, // the same call appended to both matching sides of a comparison
+  flipReturns: 0.32, // every boolean a function returns inverted: one flip, made consistent
+  consistentLiteral: 0.27, // every occurrence of one literal in comparisons changed by one step
+  earlyExit: 0.085, // a new `if (<condition>) return <value>` / `continue` / `break`
+  conditionExtension: 0.11, // `cond && x != null`, `cond || i === 0`: a condition given a new sub-expression
+  coercion: 0.8, // `new Date(x)`, `Number(x)`, `String(x)` where the throw says the value has the wrong type
+  reduceInitial: 0.84, // `.reduce(f)` on an empty list given the identity of its operation
+  optionalChainAll: 0.91, // `?.` at every later level of the chain that threw, not one level short
+  reusedDefault: 0.5, // a fallback the block applies to a value elsewhere applied where it is missing
+  templatePartSkip: 0.16, // the part of a template or object built from a missing value left out
+  parseRepair: 0.9, // token edits that make a block parse: the block cannot run without one
 } as const;

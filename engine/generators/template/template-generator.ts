@@ -12,6 +12,7 @@ import { conditionMutation } from './operators/condition-mutation.ts';
 import { expressionReuse } from './operators/expression-reuse.ts';
 import { jsPitfalls } from './operators/js-pitfalls.ts';
 import { literalReplacement } from './operators/literal-replacement.ts';
+import { generalFamilies } from './operators/general-families.ts';
 import { methodReplacement } from './operators/method-replacement.ts';
 import { nullSafety } from './operators/null-safety.ts';
 import { offByOne } from './operators/off-by-one.ts';
@@ -43,7 +44,7 @@ const DEFAULT_MAX_PAIRS = 5_000;
 const OPERATORS: ReadonlyArray<(ctx: MutationContext) => void> = [
   nullSafety, operatorReplacement, operatorChainReplacement, literalReplacement, offByOne, variableReplacement,
   expressionReuse, termDeletion, swaps, conditionMutation, methodReplacement, wrapping, assignBack, statementMutation, returnConstant,
-  redeclaration, jsPitfalls, consistentEdits, statementInsertion,
+  redeclaration, jsPitfalls, consistentEdits, statementInsertion, generalFamilies,
 ];
 
 /** All raw single mutations of a block, unordered and not yet de-duplicated. */
