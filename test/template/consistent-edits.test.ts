@@ -33,3 +33,22 @@ test('a search returning from its loop may return -1 when nothing is found', () 
   const c = foundWithin(entry(buggy, 'chooseNum'), buggy.replace('return x', 'return -1'), 200);
   assert.equal(c.generator, 'template:return-constant');
 });
+
+test('every boolean a predicate returns inverted as one candidate', () => {
+  const buggy = `function allAllowed(users) {\n  for (const u of users) {\n    if (u.banned) return true;\n  }\n  return false;\n}`;
+  const fixed = buggy.replace('return true', 'return false').replace('return false;\n}', 'return true;\n}');
+  const c = foundWithin(entry(buggy, 'allAllowed'), fixed, 60, { template: { pairs: false } });
+  assert.equal(c.generator, 'template:flip-returns');
+  assert.equal(c.edits?.length, 2);
+  // A function returning one boolean value only is no predicate to invert.
+  const one = `function f(x) { if (x) return true; if (!x) return true; return 1; }`;
+  assert.ok(!collectMutations(entry(one)).some((m) => m.operator === 'flip-returns'));
+});
+
+test('one bound compared against in several places moved by one step everywhere', () => {
+  const buggy = `function tier(points) {\n  if (points > 100) return 'gold';\n  if (points == 100) return 'silver';\n  return points < 100 ? 'bronze' : 'none';\n}`;
+  const fixed = buggy.replaceAll('100', '99');
+  const c = foundWithin(entry(buggy, 'tier'), fixed, 120, { template: { pairs: false } });
+  assert.equal(c.generator, 'template:consistent-bound');
+  assert.equal(c.edits?.length, 3);
+});

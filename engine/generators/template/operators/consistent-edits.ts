@@ -12,12 +12,63 @@ const MAX_SITES = 24;
  *
  * - every boolean literal written to one variable flipped (`let found = false … found = true` inverted);
  * - two indexed reads of the same object swapped everywhere (`t[0]` ↔ `t[1]`);
- * - two parameters of a function swapped in every read of its body (arguments taken in the wrong order).
+ * - two parameters of a function swapped in every read of its body (arguments taken in the wrong order);
+ * - every boolean a function returns inverted (a predicate answering the opposite question:
+ *   `for (const u of users) if (u.banned) return true; return false` meant as "all allowed");
+ * - every comparison against one numeric bound moved by one step at once (a limit written twice,
+ *   `if (n > 100) … else if (n <= 100)`, off by one in both places).
  */
 export function consistentEdits(ctx: MutationContext): void {
   flipFlag(ctx);
   swapIndexes(ctx);
   swapParameters(ctx);
+  flipReturns(ctx);
+  consistentBound(ctx);
+}
+
+function flipReturns(ctx: MutationContext): void {
+  const byFunction = new Map<SyntaxNode, SyntaxNode[]>();
+  for (const ret of ctx.nodes('ReturnStatement')) {
+    const value = ret.argument;
+    const fn = ctx.functionOf(ret);
+    if (!fn || value?.type !== 'Literal' || typeof value.value !== 'boolean') continue;
+    const list = byFunction.get(fn) ?? [];
+    list.push(value);
+    byFunction.set(fn, list);
+  }
+  for (const literals of byFunction.values()) {
+    // One return is the literal flip already; both values must occur for the function to be a predicate.
+    if (literals.length < 2 || literals.length > MAX_SITES || literals.every((l) => l.value === literals[0].value)) continue;
+    const edits: Edit[] = literals.map((l) => ({ start: l.start, end: l.end, text: l.value ? 'false' : 'true' }));
+    const mutation = ctx.add('flip-returns', PRIORS.flipReturns, { start: literals[0].start, end: literals.at(-1)!.end }, edits,
+      `invert every boolean returned (${literals.length} returns) from ${ctx.position(literals[0].start)}`);
+    if (mutation) mutation.safe = true;
+  }
+}
+
+const ORDERINGS = new Set(['<', '<=', '>', '>=', '==', '===', '!=', '!==']);
+
+function consistentBound(ctx: MutationContext): void {
+  const byValue = new Map<string, SyntaxNode[]>();
+  for (const comparison of ctx.nodes('BinaryExpression')) {
+    if (!ORDERINGS.has(comparison.operator)) continue;
+    for (const side of [comparison.left, comparison.right]) {
+      if (side.type !== 'Literal' || typeof side.value !== 'number' || !Number.isInteger(side.value)) continue;
+      const list = byValue.get(side.raw) ?? [];
+      list.push(side);
+      byValue.set(side.raw, list);
+    }
+  }
+  for (const literals of byValue.values()) {
+    if (literals.length < 2 || literals.length > MAX_SITES) continue;
+    for (const step of [1, -1]) {
+      const text = String(literals[0].value + step);
+      const mutation = ctx.add('consistent-bound', PRIORS.consistentLiteral, { start: literals[0].start, end: literals.at(-1)!.end },
+        literals.map((l) => ({ start: l.start, end: l.end, text })),
+        `compare against \`${text}\` instead of \`${literals[0].raw}\` everywhere (${literals.length} sites) from ${ctx.position(literals[0].start)}`);
+      if (mutation) mutation.safe = !text.startsWith('-');
+    }
+  }
 }
 
 function flipFlag(ctx: MutationContext): void {
