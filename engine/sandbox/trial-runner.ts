@@ -17,7 +17,7 @@ import type { Block, Case, SandboxLimits, TrialError, TrialReport, TrialRequest,
 import { normaliseSnapshot, snapshotEqual } from '../../core/snapshot.ts';
 import { BLOCK_PREFIX_LINES, REALM_SETUP_SCRIPTS } from '../../core/hardened-realm.ts';
 import { offsetOfPosition } from './source-position.ts';
-import { blockNames, type BlockNames } from '../syntax/block-names.ts';
+import { blockNames, type BlockNames } from '../../core/block-free-names.ts';
 
 const HARNESS_SOURCE = readFileSync(new URL('./sandbox-harness.js', import.meta.url), 'utf8');
 const SETUP_SCRIPTS = [...REALM_SETUP_SCRIPTS, { code: HARNESS_SOURCE, filename: 'sandbox-harness.js' }];
