@@ -10,6 +10,7 @@ const COMMANDS: Record<string, Loader> = {
   demo: async () => (await import('./demo-command.ts')).demoCommand(),
   repair: async () => (await import('./repair-command.ts')).repairCommand(),
   bench: async () => (await import('./bench-command.ts')).benchCommand(),
+  priors: async () => (await import('./priors-command.ts')).priorsCommand(),
   import: async () => (await import('./import-command.ts')).importCommand(),
   daemon: async () => (await import('./daemon-command.ts')).daemonCommand(),
   worker: async () => (await import('./worker-command.ts')).workerCommand(),

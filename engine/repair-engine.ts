@@ -3,6 +3,7 @@ import type { SandboxPool } from './sandbox/sandbox-pool.ts';
 import { instrumentForCoverage } from './localisation/coverage-instrumenter.ts';
 import { rankSuspicious } from './localisation/suspicious-ranking.ts';
 import { generateTemplateCandidates, normaliseSource } from './generators/template/template-generator.ts';
+import type { PriorFactors } from './generators/template/learned-priors.ts';
 import type { LlmGenerator, LlmRepairInput } from './generators/llm/llm-generator.ts';
 import { editSize, editsSize, unifiedDiff } from '../core/candidate-diff.ts';
 import { scoreCandidate } from './scoring/candidate-score.ts';
@@ -48,6 +49,8 @@ export interface RepairOptions {
    * (kind 'generated') every candidate must pass. `false` turns it off. @defaultValue true (40 inputs, seed 1)
    */
   oracle?: boolean | OracleOptions;
+  /** Learned factors per template operator family (engine/generators/template/learned-priors.ts). @defaultValue none */
+  priorFactors?: PriorFactors;
   onEvent?: (event: EngineEvent) => void;
   signal?: AbortSignal;
 }
@@ -142,7 +145,7 @@ export async function repairBlock(block: Block, jobCases: Case[], options: Repai
   const llmQueue: CandidateSpec[] = [];
   let llmActive = 0;
   let templateIter: Iterator<CandidateSpec> | undefined = generators.includes('template')
-    ? generateTemplateCandidates(block, localisation.ranking, { maxCandidates }, firstError
+    ? generateTemplateCandidates(block, localisation.ranking, { maxCandidates, priorFactors: options.priorFactors }, firstError
         ? { name: firstError.name, message: firstError.message, offset: firstError.offset }
         : undefined)[Symbol.iterator]()
     : undefined;

@@ -4,6 +4,7 @@ import { SandboxPool } from '../engine/sandbox/sandbox-pool.ts';
 import { repairBlock } from '../engine/repair-engine.ts';
 import type { RepairResult } from '../engine/repair-report.ts';
 import type { LlmGenerator } from '../engine/generators/llm/llm-generator.ts';
+import type { PriorFactors } from '../engine/generators/template/learned-priors.ts';
 import { loadSuite, type SuiteBug } from './suite-loader.ts';
 
 export interface BenchOptions {
@@ -19,6 +20,8 @@ export interface BenchOptions {
   sandboxes?: number;
   /** Only these bug ids. */
   only?: string[];
+  /** Learned factors per template operator family (see suite/prior-learner.ts). @defaultValue the hand-set priors */
+  priorFactors?: PriorFactors;
   onBugStart?: (bug: SuiteBug) => void;
   onBugDone?: (outcome: BugOutcome, done: number, total: number) => void;
 }
@@ -95,7 +98,7 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
         const index = next++;
         const bug = suite.bugs[index];
         options.onBugStart?.(bug);
-        outcomes[index] = await repairOne(bug, pool, generators, budgetSeconds, options.llm);
+        outcomes[index] = await repairOne(bug, pool, generators, budgetSeconds, options.llm, options.priorFactors);
         options.onBugDone?.(outcomes[index], ++done, suite.bugs.length);
       }
     };
@@ -129,11 +132,11 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
   };
 }
 
-async function repairOne(bug: SuiteBug, pool: SandboxPool, generators: ('template' | 'llm')[], budgetSeconds: number, llm?: LlmGenerator): Promise<BugOutcome> {
+async function repairOne(bug: SuiteBug, pool: SandboxPool, generators: ('template' | 'llm')[], budgetSeconds: number, llm?: LlmGenerator, priorFactors?: PriorFactors): Promise<BugOutcome> {
   const started = performance.now();
   const base = { id: bug.id, bugType: bug.bugType, visibleCases: bug.cases.length, hiddenCases: bug.hidden.length };
   try {
-    const result = await repairBlock(bug.block, bug.cases, { pool, generators, llm, budgetMs: budgetSeconds * 1000 });
+    const result = await repairBlock(bug.block, bug.cases, { pool, generators, llm, budgetMs: budgetSeconds * 1000, priorFactors });
     const winner = result.winner;
     let hiddenPassed = 0;
     if (winner && bug.hidden.length > 0) hiddenPassed = await countPasses(pool, { ...bug.block, source: winner.source }, bug.hidden);

@@ -5,6 +5,7 @@ import { orderMutations, rankSumPairs } from './candidate-order.ts';
 import { editSize, type Mutation } from './mutation.ts';
 import { MutationContext, type ErrorInfo } from './mutation-context.ts';
 import { normaliseSource } from './normalise-source.ts';
+import { adjustPrior, type PriorFactors } from './learned-priors.ts';
 import { assignBack } from './operators/assign-back.ts';
 import { consistentEdits } from './operators/consistent-edits.ts';
 import { statementInsertion } from './operators/statement-insertion.ts';
@@ -35,6 +36,11 @@ export interface TemplateOptions {
   pairs?: boolean;
   /** Most pair candidates yielded. @defaultValue 5000 */
   maxPairs?: number;
+  /**
+   * Learned factors per operator family, moving each hand-set prior in odds space (learned-priors.ts).
+   * @defaultValue none: the hand-set priors
+   */
+  priorFactors?: PriorFactors;
 }
 
 const DEFAULT_MAX_CANDIDATES = 20_000;
@@ -94,7 +100,9 @@ export function* generateTemplateCandidates(
   const ctx = analyse(block, errorInfo);
   const originalErrors = ctx.earlyErrors.length;
   const ranges = originalErrors > 0 ? [...suspicious, ...earlyErrorRanges(ctx, suspicious)] : suspicious;
-  const ordered = orderMutations(ctx.mutations, ranges);
+  const factors = options.priorFactors;
+  const mutations = factors ? ctx.mutations.map((m) => ({ ...m, prior: adjustPrior(m.prior, factors[m.operator]) })) : ctx.mutations;
+  const ordered = orderMutations(mutations, ranges);
   const seen = new Set<string>([normaliseSource(block.source)]);
   let yielded = 0;
 
