@@ -1,4 +1,4 @@
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import swagger from '@fastify/swagger';
 import { Ajv } from 'ajv';
 import { Redis } from 'ioredis';
@@ -7,7 +7,7 @@ import type { SutureConfig } from '../config/config-settings.ts';
 import type { DaemonContext } from './daemon-context.ts';
 import { dashboardRoutes } from './dashboard/dashboard-routes.ts';
 import { EventBus } from './event-bus.ts';
-import { HttpError } from './http-errors.ts';
+import { HTTP_ERRORS, HttpError, errorBody, frameworkErrorCode, type HttpErrorCode } from './http-errors.ts';
 import { createRepairQueue } from '../service/repair-queue.ts';
 import { RepairScheduler } from './repair-scheduler.ts';
 import { RouteAuth } from './route-auth.ts';
@@ -86,18 +86,19 @@ export async function createDaemon(config: SutureConfig, options: { logger?: Log
   app.addHook('onResponse', async (request, reply) => {
     metrics.http.observe({ route: request.routeOptions.url ?? 'unmatched', method: request.method, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
   });
+  const answer = (reply: FastifyReply, code: HttpErrorCode, message: string) => reply.code(HTTP_ERRORS[code].status).send(errorBody(code, message));
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof HttpError) return reply.code(error.statusCode).send({ statusCode: error.statusCode, code: error.code, error: error.name, message: error.message });
-    if (error instanceof SnapshotLimitError) return reply.code(400).send({ statusCode: 400, code: error.code, error: 'Bad Request', message: error.message });
-    if (error.validation) return reply.code(400).send({ statusCode: 400, code: 'SUTURE_INVALID_REQUEST', error: 'Bad Request', message: error.message });
-    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) return reply.code(error.statusCode).send({ statusCode: error.statusCode, code: error.code, error: 'Bad Request', message: error.message });
+    if (error instanceof HttpError || error instanceof SnapshotLimitError) return answer(reply, error.code, error.message);
+    if (error.validation) return answer(reply, 'SUTURE_INVALID_REQUEST', error.message);
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) return answer(reply, frameworkErrorCode(error.statusCode), error.message);
     if (redis.status !== 'ready') {
       request.log.warn({ err: error.message }, 'redis unavailable');
-      return reply.code(503).send({ statusCode: 503, code: 'SUTURE_UNAVAILABLE', error: 'Service Unavailable', message: 'storage unavailable, retry later' });
+      return answer(reply, 'SUTURE_UNAVAILABLE', 'storage unavailable, retry later');
     }
     request.log.error({ err: error }, 'request failed');
-    return reply.code(500).send({ statusCode: 500, code: 'SUTURE_INTERNAL', error: 'Internal Server Error', message: 'internal error' });
+    return answer(reply, 'SUTURE_INTERNAL', 'internal error');
   });
+  app.setNotFoundHandler((request, reply) => answer(reply, 'SUTURE_NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`));
 
   ingestRoutes(app, context);
   registryRoutes(app, context);

@@ -19,9 +19,9 @@ export class RouteAuth {
 
   #bearer(request: FastifyRequest): string {
     const header = request.headers.authorization;
-    if (!header) throw new HttpError(401, 'SUTURE_UNAUTHENTICATED', 'missing Authorization: Bearer <token>');
+    if (!header) throw new HttpError('SUTURE_UNAUTHENTICATED', 'missing Authorization: Bearer <token>');
     const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (!m) throw new HttpError(401, 'SUTURE_UNAUTHENTICATED', 'Authorization must be "Bearer <token>"');
+    if (!m) throw new HttpError('SUTURE_UNAUTHENTICATED', 'Authorization must be "Bearer <token>"');
     return m[1];
   }
 
@@ -34,22 +34,22 @@ export class RouteAuth {
     const token = this.#bearer(request);
     if (this.#isAdmin(token)) return;
     const owner = this.#appByDigest.get(digest(token).toString('hex'));
-    if (owner === undefined) throw new HttpError(401, 'SUTURE_UNAUTHENTICATED', 'unknown token');
-    if (owner !== app) throw new HttpError(403, 'SUTURE_FORBIDDEN', `this token is not allowed for app "${app}"`);
+    if (owner === undefined) throw new HttpError('SUTURE_UNAUTHENTICATED', 'unknown token');
+    if (owner !== app) throw new HttpError('SUTURE_FORBIDDEN', `this token is not allowed for app "${app}"`);
   }
 
   /** Allows any known token (app or admin): 401 otherwise. */
   known(request: FastifyRequest): void {
     const token = this.#bearer(request);
     if (this.#isAdmin(token) || this.#appByDigest.has(digest(token).toString('hex'))) return;
-    throw new HttpError(401, 'SUTURE_UNAUTHENTICATED', 'unknown token');
+    throw new HttpError('SUTURE_UNAUTHENTICATED', 'unknown token');
   }
 
   /** Allows only the admin token; an app token gets 403. */
   admin(request: FastifyRequest): void {
     const token = this.#bearer(request);
     if (this.#isAdmin(token)) return;
-    if (this.#appByDigest.has(digest(token).toString('hex'))) throw new HttpError(403, 'SUTURE_FORBIDDEN', 'app tokens cannot use the admin API');
-    throw new HttpError(401, 'SUTURE_UNAUTHENTICATED', this.#admin ? 'unknown token' : 'the admin API is disabled (no admin token configured)');
+    if (this.#appByDigest.has(digest(token).toString('hex'))) throw new HttpError('SUTURE_FORBIDDEN', 'app tokens cannot use the admin API');
+    throw new HttpError('SUTURE_UNAUTHENTICATED', this.#admin ? 'unknown token' : 'the admin API is disabled (no admin token configured)');
   }
 }

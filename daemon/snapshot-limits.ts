@@ -1,8 +1,9 @@
 import { decodeSnapshot } from '../core/snapshot.ts';
+import type { HttpErrorCode } from './http-errors.ts';
 
 /** A snapshot refused at the edge; `field` names where it sits in the request. */
 export class SnapshotLimitError extends Error {
-  readonly code = 'SUTURE_SNAPSHOT_REFUSED';
+  readonly code = 'SUTURE_SNAPSHOT_REFUSED' satisfies HttpErrorCode;
   constructor(
     readonly field: string,
     reason: string,

@@ -3,7 +3,7 @@
  * Carries the offending file and the field inside it so a suite author can go straight to it.
  */
 export class SuiteFormatError extends Error {
-  readonly code = 'SUITE_FORMAT';
+  readonly code = 'SUTURE_SUITE_FORMAT';
   /** Path of the offending file (absolute, as read). */
   readonly file: string;
   /** Dotted path of the offending field inside the file, e.g. `[2].expect`; `''` for the file as a whole. */

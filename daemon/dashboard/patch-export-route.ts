@@ -22,13 +22,13 @@ export function patchExportRoute(app: FastifyInstance, ctx: DaemonContext): void
     const { id } = request.params as { id: string };
     const { file } = request.query as { file: 'diff' | 'test' };
     const patch = await store.getPatch(id);
-    if (!patch) throw new HttpError(404, 'SUTURE_UNKNOWN_PATCH', `no patch ${id}`);
+    if (!patch) throw new HttpError('SUTURE_UNKNOWN_PATCH', `no patch ${id}`);
     const [block, cases, recorded] = await Promise.all([
       store.getBlock(patch.app, patch.blockId, patch.sourceHash),
       store.bugCases(patch.fingerprint),
       store.recordedCalls(patch.app, patch.blockId, patch.sourceHash),
     ]);
-    if (!block) throw new HttpError(404, 'SUTURE_UNKNOWN_BLOCK', `the source of block ${patch.blockId} of patch ${id} is no longer stored`);
+    if (!block) throw new HttpError('SUTURE_UNKNOWN_BLOCK', `the source of block ${patch.blockId} of patch ${id} is no longer stored`);
     // Failures that came from running an earlier patch are that patch's, not the original's.
     const files = buildExport({ patch, originalSource: block.source, failures: cases.filter((c) => !c.patchId), recorded });
     const [name, body, type] = file === 'diff' ? [files.diffName, files.diff, 'text/x-diff'] : [files.testName, files.test, 'text/javascript'];

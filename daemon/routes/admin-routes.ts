@@ -51,7 +51,7 @@ export function adminRoutes(app: FastifyInstance, ctx: DaemonContext): void {
   app.get('/v1/admin/bugs/:fingerprint', { schema: { tags, summary: 'One bug: its cases, job and candidate report', params: idParamsSchema('fingerprint', fingerprintSchema) } }, async (request) => {
     const { fingerprint } = request.params as { fingerprint: string };
     const bug = await store.getBug(fingerprint);
-    if (!bug) throw new HttpError(404, 'SUTURE_UNKNOWN_BUG', `no bug with fingerprint ${fingerprint}`);
+    if (!bug) throw new HttpError('SUTURE_UNKNOWN_BUG', `no bug with fingerprint ${fingerprint}`);
     const jobId = bug.round <= 1 ? fingerprint : `${fingerprint}-r${bug.round}`;
     // The recorded calls of the bug's block are its other half of the cases (export writes them as a regression test).
     const recorded = await store.recordedCalls(bug.app, bug.blockId, bug.sourceHash);
@@ -61,8 +61,8 @@ export function adminRoutes(app: FastifyInstance, ctx: DaemonContext): void {
   app.post('/v1/admin/bugs/:fingerprint/requeue', { schema: { tags, summary: 'Open a new repair round for a bug', params: idParamsSchema('fingerprint', fingerprintSchema), body: { anyOf: [adminDecisionSchema, { type: 'null' }] } } }, async (request, reply) => {
     const { fingerprint } = request.params as { fingerprint: string };
     const bug = await store.getBug(fingerprint);
-    if (!bug) throw new HttpError(404, 'SUTURE_UNKNOWN_BUG', `no bug with fingerprint ${fingerprint}`);
-    if (bug.status === 'new' || bug.status === 'repairing') throw new HttpError(409, 'SUTURE_CONFLICT', `bug is ${bug.status}; its job is open`);
+    if (!bug) throw new HttpError('SUTURE_UNKNOWN_BUG', `no bug with fingerprint ${fingerprint}`);
+    if (bug.status === 'new' || bug.status === 'repairing') throw new HttpError('SUTURE_CONFLICT', `bug is ${bug.status}; its job is open`);
     const jobId = await scheduler.requeue(fingerprint, bug.app);
     await store.audit({ actor: actorOf(request), action: 'requeue', target: fingerprint, detail: { jobId, reason: (request.body as { reason?: string } | null)?.reason } }, config.auditMax);
     return reply.code(202).send({ fingerprint, jobId });
@@ -95,7 +95,7 @@ export function adminRoutes(app: FastifyInstance, ctx: DaemonContext): void {
   app.get('/v1/admin/jobs/:id', { schema: { tags, summary: 'One job: state, progress, and every candidate with diff, score and trial table', params: idParamsSchema('id') } }, async (request) => {
     const { id } = request.params as { id: string };
     const job = await describeJob(id, true);
-    if (!job) throw new HttpError(404, 'SUTURE_UNKNOWN_JOB', `no job ${id}`);
+    if (!job) throw new HttpError('SUTURE_UNKNOWN_JOB', `no job ${id}`);
     return job;
   });
 
@@ -108,7 +108,7 @@ export function adminRoutes(app: FastifyInstance, ctx: DaemonContext): void {
   app.get('/v1/admin/patches/:id', { schema: { tags, summary: 'One patch', params: idParamsSchema('id', patchIdSchema) } }, async (request) => {
     const { id } = request.params as { id: string };
     const patch = await store.getPatch(id);
-    if (!patch) throw new HttpError(404, 'SUTURE_UNKNOWN_PATCH', `no patch ${id}`);
+    if (!patch) throw new HttpError('SUTURE_UNKNOWN_PATCH', `no patch ${id}`);
     return patchView(patch);
   });
 
@@ -120,13 +120,13 @@ export function adminRoutes(app: FastifyInstance, ctx: DaemonContext): void {
     }, async (request) => {
       const { id } = request.params as { id: string };
       const body = (request.body ?? {}) as { reason?: string; requeue?: boolean; mode?: PatchMode };
-      if (body.mode && !decision.takesMode) throw new HttpError(400, 'SUTURE_INVALID_REQUEST', `body/mode: ${action} takes no mode (only ${MODE_TAKING.join(' and ')} do)`);
+      if (body.mode && !decision.takesMode) throw new HttpError('SUTURE_INVALID_REQUEST', `body/mode: ${action} takes no mode (only ${MODE_TAKING.join(' and ')} do)`);
       const patch = await store.getPatch(id);
-      if (!patch) throw new HttpError(404, 'SUTURE_UNKNOWN_PATCH', `no patch ${id}`);
-      if (!decisionAllowed(action, patch.status)) throw new HttpError(409, 'SUTURE_CONFLICT', `cannot ${action} a patch that is ${patch.status}`);
+      if (!patch) throw new HttpError('SUTURE_UNKNOWN_PATCH', `no patch ${id}`);
+      if (!decisionAllowed(action, patch.status)) throw new HttpError('SUTURE_CONFLICT', `cannot ${action} a patch that is ${patch.status}`);
       const next = decision.to(patch, config.canarySteps);
       const r = await store.setPatchStatus(patch, decision.from, next.status, next.rollout, decision.bugStatus, next.step);
-      if (!r.changed) throw new HttpError(409, 'SUTURE_CONFLICT', `cannot ${action} a patch that is ${r.status}`);
+      if (!r.changed) throw new HttpError('SUTURE_CONFLICT', `cannot ${action} a patch that is ${r.status}`);
       ctx.metrics.decisions.inc({ decision: action });
       await store.audit({ actor: actorOf(request), action, target: id, detail: { from: patch.status, to: next.status, rollout: next.rollout, reason: body.reason, revision: r.revision } }, config.auditMax);
       if (body.mode && body.mode !== (patch.mode ?? 'fallback')) await setMode(request, patch, body.mode, body.reason);
@@ -147,7 +147,7 @@ export function adminRoutes(app: FastifyInstance, ctx: DaemonContext): void {
   async function setMode(request: FastifyRequest, patch: PatchRecord, mode: PatchMode, reason: string | undefined) {
     const grant = mode === 'replace' ? signModeGrant({ id: patch.id, app: patch.app, blockId: patch.blockId, sourceHash: patch.sourceHash, version: patch.version, mode }, ctx.keys.privateKey) : '';
     const r = await store.setPatchMode(patch, PATCH_DECISIONS[mode].from, mode, grant);
-    if (!r.changed) throw new HttpError(409, 'SUTURE_CONFLICT', `cannot change the mode of a patch that is ${r.status}`);
+    if (!r.changed) throw new HttpError('SUTURE_CONFLICT', `cannot change the mode of a patch that is ${r.status}`);
     await store.audit({ actor: actorOf(request), action: mode, target: patch.id, detail: { from: r.before, to: mode, reason, revision: r.revision } }, config.auditMax);
     return r;
   }
@@ -167,7 +167,7 @@ export function adminRoutes(app: FastifyInstance, ctx: DaemonContext): void {
       const { id } = request.params as { id: string };
       const body = (request.body ?? {}) as { reason?: string };
       const patch = await store.getPatch(id);
-      if (!patch) throw new HttpError(404, 'SUTURE_UNKNOWN_PATCH', `no patch ${id}`);
+      if (!patch) throw new HttpError('SUTURE_UNKNOWN_PATCH', `no patch ${id}`);
       const r = await setMode(request, patch, mode, body.reason);
       const after = await store.getPatch(id);
       return { patch: after && patchView(after), revision: r.revision };

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { DaemonContext } from '../daemon-context.ts';
 import type { ServiceEvent } from '../event-bus.ts';
-import { HttpError } from '../http-errors.ts';
+import { HTTP_ERRORS, HttpError, errorBody } from '../http-errors.ts';
 import { appQuerySchema, manifestPatchSchema, manifestSchema, patchWaitParamsSchema, patchWaitQuerySchema } from '../http-schemas.ts';
 import { ManifestBuilder, manifestEtag, toManifestPatch } from '../manifest-builder.ts';
 import { setMaxListeners } from 'node:events';
@@ -46,7 +46,7 @@ export function registryRoutes(app: FastifyInstance, ctx: DaemonContext): void {
     auth.app(request, appName);
     const first = await manifests.build(appName);
     // A stream opened while the daemon closes would hold close() open forever: send the client on.
-    if (closing) return reply.code(503).header('retry-after', '1').send({ error: 'SUTURE_CLOSING', message: 'the daemon is shutting down' });
+    if (closing) return reply.code(HTTP_ERRORS.SUTURE_CLOSING.status).header('retry-after', '1').send(errorBody('SUTURE_CLOSING', 'the daemon is shutting down'));
     reply.hijack();
     const res = reply.raw;
     streams.add(res);
@@ -104,7 +104,7 @@ export function registryRoutes(app: FastifyInstance, ctx: DaemonContext): void {
     const wait = Math.min((request.query as { wait?: number }).wait ?? 0, config.longPollMaxMs);
     auth.known(request);
     const bug = await store.getBug(fingerprint);
-    if (!bug) throw new HttpError(404, 'SUTURE_UNKNOWN_BUG', `no bug with fingerprint ${fingerprint}`);
+    if (!bug) throw new HttpError('SUTURE_UNKNOWN_BUG', `no bug with fingerprint ${fingerprint}`);
     auth.app(request, bug.app);
     const live = async () => {
       const b = await store.getBug(fingerprint);

@@ -25,7 +25,7 @@ export interface EarlyError {
 
 /** The block's source is not JavaScript acorn accepts in the block's form. */
 export class BlockParseError extends Error {
-  readonly code = 'BLOCK_PARSE_ERROR';
+  readonly code = 'SUTURE_BLOCK_PARSE';
   constructor(message: string, readonly offset?: number) {
     super(message);
     this.name = 'BlockParseError';

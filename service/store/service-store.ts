@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Redis } from 'ioredis';
 import type { ManifestPatch, PatchMode, PatchStatus } from '../../core/wire.ts';
-import type { OutcomeDecision as LifecycleOutcome } from '../patch-lifecycle.ts';
+import type { OutcomeDecision as LifecycleOutcome, OutcomeRules } from '../patch-lifecycle.ts';
 import { RedisKeys } from './redis-keys.ts';
 
 const lua = (name: string) => readFileSync(new URL(`./lua/${name}.lua`, import.meta.url), 'utf8');
@@ -284,7 +284,7 @@ export class ServiceStore {
   }
 
   /** Adds outcome counts; a shadow disagreement, or too many throws, rolls the patch back (`reason`). */
-  async applyOutcome(patch: PatchRecord, c: OutcomeCounts, rules: { steps: number[]; cleanCalls: number; threshold: number; minCalls: number }): Promise<{ decision: OutcomeDecision; revision: number; rollout: number; status: string; reason?: 'shadow' | 'threw' }> {
+  async applyOutcome(patch: PatchRecord, c: OutcomeCounts, rules: OutcomeRules): Promise<{ decision: OutcomeDecision; revision: number; rollout: number; status: string; reason?: 'shadow' | 'threw' }> {
     const k = this.keys;
     const [decision, revision, rollout, status, reason] = (await this.#scripts.applyOutcome(
       k.patch(patch.id), k.revision(patch.app), k.bug(patch.fingerprint),

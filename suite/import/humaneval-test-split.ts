@@ -14,7 +14,7 @@ export type TestSplit =
   | { mode: 'whole'; script: string; reason: string };
 
 export class TestSplitError extends Error {
-  readonly code = 'TEST_SPLIT';
+  readonly code = 'SUTURE_TEST_SPLIT';
   constructor(message: string) {
     super(message);
     this.name = 'TestSplitError';

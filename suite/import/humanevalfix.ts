@@ -54,7 +54,7 @@ export interface ImportHumanEvalFixResult {
 }
 
 export class HumanEvalFixImportError extends Error {
-  readonly code = 'HUMANEVALFIX_IMPORT';
+  readonly code = 'SUTURE_HUMANEVALFIX_IMPORT';
   constructor(message: string) {
     super(message);
     this.name = 'HumanEvalFixImportError';

@@ -51,7 +51,7 @@ async function expectFormatError(dir: string, file: string, field: string | RegE
     (e: unknown) => e,
   );
   assert.ok(err instanceof SuiteFormatError, `expected SuiteFormatError, got ${String(err)}`);
-  assert.equal(err.code, 'SUITE_FORMAT');
+  assert.equal(err.code, 'SUTURE_SUITE_FORMAT');
   assert.ok(err.file.endsWith(file), `file ${err.file} should end with ${file}`);
   if (typeof field === 'string') assert.equal(err.field, field);
   else assert.match(err.field, field);

@@ -37,12 +37,12 @@ test('no JSON, wrong shape, empty or oversized answers are refused with a code',
       return error.code;
     }
   };
-  assert.equal(refused(null), 'ERR_LLM_EMPTY');
-  assert.equal(refused('   '), 'ERR_LLM_EMPTY');
-  assert.equal(refused('just add a null check'), 'ERR_LLM_NO_JSON');
-  assert.equal(refused('[1, 2]'), 'ERR_LLM_NO_JSON');
-  assert.equal(refused('{"fix": "x"}'), 'ERR_LLM_SHAPE');
-  assert.equal(refused('{"source": ["x"]}'), 'ERR_LLM_SHAPE');
-  assert.equal(refused('{"source": "  "}'), 'ERR_LLM_SHAPE');
-  assert.equal(refused(JSON.stringify({ source: 'x'.repeat(MAX_SOURCE_BYTES + 1) })), 'ERR_LLM_TOO_LARGE');
+  assert.equal(refused(null), 'SUTURE_LLM_EMPTY');
+  assert.equal(refused('   '), 'SUTURE_LLM_EMPTY');
+  assert.equal(refused('just add a null check'), 'SUTURE_LLM_NO_JSON');
+  assert.equal(refused('[1, 2]'), 'SUTURE_LLM_NO_JSON');
+  assert.equal(refused('{"fix": "x"}'), 'SUTURE_LLM_SHAPE');
+  assert.equal(refused('{"source": ["x"]}'), 'SUTURE_LLM_SHAPE');
+  assert.equal(refused('{"source": "  "}'), 'SUTURE_LLM_SHAPE');
+  assert.equal(refused(JSON.stringify({ source: 'x'.repeat(MAX_SOURCE_BYTES + 1) })), 'SUTURE_LLM_TOO_LARGE');
 });

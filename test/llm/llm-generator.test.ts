@@ -120,7 +120,7 @@ describe('LlmGenerator against a local OpenAI-compatible server', () => {
     assert.equal(usage.requests, garbage.length);
     assert.equal(usage.failures, garbage.length);
     assert.equal(usage.invalid, garbage.length);
-    assert.match(usage.lastError ?? '', /ERR_LLM_/);
+    assert.match(usage.lastError ?? '', /SUTURE_LLM_/);
   });
 
   test('a server that never answers times out per attempt and the retries are counted', async () => {
@@ -315,7 +315,7 @@ describe('LlmGenerator against a local OpenAI-compatible server', () => {
     assert.throws(() => new LlmGenerator({ model: 'm', apiKey: 'k', temperature: 3 }), /`temperature`/);
     assert.throws(
       () => new LlmGenerator({ model: 'm', apiKey: 'k', prices: { m: { inputPerMTok: -1, outputPerMTok: 1 } } }),
-      (e: unknown) => e instanceof LlmConfigError && e.code === 'ERR_LLM_CONFIG' && e.key === 'prices.m.inputPerMTok',
+      (e: unknown) => e instanceof LlmConfigError && e.code === 'SUTURE_LLM_CONFIG' && e.key === 'prices.m.inputPerMTok',
     );
   });
 

@@ -18,11 +18,11 @@ test('with entry: the script must declare the entry function at top level', () =
   assert.equal(code(() => checkSourceForm('const f = (a) => a;', 'f')), 'ok');
   assert.equal(code(() => checkSourceForm('let g = 1, f = async function () {};', 'f')), 'ok');
   assert.equal(code(() => checkSourceForm('const helper = (x) => x * 2;\nfunction f(a) { return helper(a) }', 'f')), 'ok');
-  assert.equal(code(() => checkSourceForm('function g(a) { return a }', 'f')), 'ERR_LLM_FORM');
-  assert.equal(code(() => checkSourceForm('function outer() { function f() {} }', 'f')), 'ERR_LLM_FORM');
-  assert.equal(code(() => checkSourceForm('let f;', 'f')), 'ERR_LLM_FORM');
-  assert.equal(code(() => checkSourceForm('function f(a { return a }', 'f')), 'ERR_LLM_PARSE');
-  assert.equal(code(() => checkSourceForm('import x from "fs"; function f() {}', 'f')), 'ERR_LLM_PARSE');
+  assert.equal(code(() => checkSourceForm('function g(a) { return a }', 'f')), 'SUTURE_LLM_FORM');
+  assert.equal(code(() => checkSourceForm('function outer() { function f() {} }', 'f')), 'SUTURE_LLM_FORM');
+  assert.equal(code(() => checkSourceForm('let f;', 'f')), 'SUTURE_LLM_FORM');
+  assert.equal(code(() => checkSourceForm('function f(a { return a }', 'f')), 'SUTURE_LLM_PARSE');
+  assert.equal(code(() => checkSourceForm('import x from "fs"; function f() {}', 'f')), 'SUTURE_LLM_PARSE');
 });
 
 test('without entry: exactly one function expression', () => {
@@ -30,12 +30,12 @@ test('without entry: exactly one function expression', () => {
   assert.equal(code(() => checkSourceForm('async (x) => { await x }', undefined)), 'ok');
   assert.equal(code(() => checkSourceForm('function (x) { return x } // trailing comment', undefined)), 'ok');
   assert.equal(code(() => checkSourceForm('function named(x) { return x }', undefined)), 'ok');
-  assert.equal(code(() => checkSourceForm('42', undefined)), 'ERR_LLM_FORM');
-  assert.equal(code(() => checkSourceForm('class A {}', undefined)), 'ERR_LLM_FORM');
-  assert.equal(code(() => checkSourceForm('(a) => a, (b) => b', undefined)), 'ERR_LLM_FORM');
+  assert.equal(code(() => checkSourceForm('42', undefined)), 'SUTURE_LLM_FORM');
+  assert.equal(code(() => checkSourceForm('class A {}', undefined)), 'SUTURE_LLM_FORM');
+  assert.equal(code(() => checkSourceForm('(a) => a, (b) => b', undefined)), 'SUTURE_LLM_FORM');
   // an attempt to close the wrapping parenthesis and smuggle a statement beside the expression
-  assert.equal(code(() => checkSourceForm('(a) => a); evil(); ((b) => b', undefined)), 'ERR_LLM_FORM');
-  assert.equal(code(() => checkSourceForm('(a) => {', undefined)), 'ERR_LLM_PARSE');
+  assert.equal(code(() => checkSourceForm('(a) => a); evil(); ((b) => b', undefined)), 'SUTURE_LLM_FORM');
+  assert.equal(code(() => checkSourceForm('(a) => {', undefined)), 'SUTURE_LLM_PARSE');
 });
 
 test('checking parses only: hostile code that parses is accepted and not run', () => {

@@ -19,16 +19,16 @@ export interface ModelAnswer {
  */
 export function extractAnswer(content: string | null | undefined): ModelAnswer {
   if (typeof content !== 'string' || content.trim() === '') {
-    throw new LlmAnswerError('ERR_LLM_EMPTY', 'the model returned no content');
+    throw new LlmAnswerError('SUTURE_LLM_EMPTY', 'the model returned no content');
   }
   const parsed = firstJsonObject(content);
-  if (parsed === undefined) throw new LlmAnswerError('ERR_LLM_NO_JSON', 'no JSON object in the answer');
+  if (parsed === undefined) throw new LlmAnswerError('SUTURE_LLM_NO_JSON', 'no JSON object in the answer');
   const { source, explanation } = parsed as { source?: unknown; explanation?: unknown };
   if (typeof source !== 'string' || source.trim() === '') {
-    throw new LlmAnswerError('ERR_LLM_SHAPE', 'answer has no string `source`');
+    throw new LlmAnswerError('SUTURE_LLM_SHAPE', 'answer has no string `source`');
   }
   if (Buffer.byteLength(source, 'utf8') > MAX_SOURCE_BYTES) {
-    throw new LlmAnswerError('ERR_LLM_TOO_LARGE', `source exceeds ${MAX_SOURCE_BYTES} bytes`);
+    throw new LlmAnswerError('SUTURE_LLM_TOO_LARGE', `source exceeds ${MAX_SOURCE_BYTES} bytes`);
   }
   return {
     source: stripCodeFence(source).trim(),

@@ -1,6 +1,6 @@
 /** Thrown by the LlmGenerator constructor when an option is missing or out of range; names the bad key. */
 export class LlmConfigError extends Error {
-  readonly code = 'ERR_LLM_CONFIG';
+  readonly code = 'SUTURE_LLM_CONFIG';
   constructor(
     readonly key: string,
     message: string,
@@ -16,7 +16,7 @@ export class LlmConfigError extends Error {
  */
 export class LlmAnswerError extends Error {
   constructor(
-    readonly code: 'ERR_LLM_NO_JSON' | 'ERR_LLM_SHAPE' | 'ERR_LLM_TOO_LARGE' | 'ERR_LLM_PARSE' | 'ERR_LLM_FORM' | 'ERR_LLM_EMPTY',
+    readonly code: 'SUTURE_LLM_NO_JSON' | 'SUTURE_LLM_SHAPE' | 'SUTURE_LLM_TOO_LARGE' | 'SUTURE_LLM_PARSE' | 'SUTURE_LLM_FORM' | 'SUTURE_LLM_EMPTY',
     message: string,
   ) {
     super(message);

@@ -203,7 +203,7 @@ export class LlmGenerator {
     try {
       const completion = await this.#complete(messages, signal);
       if (completion === null || typeof completion !== 'object' || !Array.isArray(completion.choices)) {
-        throw new LlmAnswerError('ERR_LLM_SHAPE', 'the response is not a chat completion');
+        throw new LlmAnswerError('SUTURE_LLM_SHAPE', 'the response is not a chat completion');
       }
       this.#addTokens(completion);
       const answer = extractAnswer(completion.choices[0]?.message?.content);

@@ -6,13 +6,13 @@ import { LlmAnswerError } from './llm-errors.ts';
  * with `entry`, a script declaring a function named `entry`; without, a single function
  * expression. Nothing is evaluated: hostile code that parses passes this check and is
  * contained by the sandbox later.
- * @throws LlmAnswerError (`ERR_LLM_PARSE` or `ERR_LLM_FORM`)
+ * @throws LlmAnswerError (`SUTURE_LLM_PARSE` or `SUTURE_LLM_FORM`)
  */
 export function checkSourceForm(source: string, entry: string | undefined): void {
   if (entry !== undefined) {
     const program = parseOrThrow(source);
     if (!program.body.some((statement) => declaresName(statement, entry))) {
-      throw new LlmAnswerError('ERR_LLM_FORM', `source does not declare \`${entry}\` at top level`);
+      throw new LlmAnswerError('SUTURE_LLM_FORM', `source does not declare \`${entry}\` at top level`);
     }
     return;
   }
@@ -22,7 +22,7 @@ export function checkSourceForm(source: string, entry: string | undefined): void
   const only = program.body.length === 1 ? program.body[0] : undefined;
   const expression = only?.type === 'ExpressionStatement' ? only.expression : undefined;
   if (expression?.type !== 'FunctionExpression' && expression?.type !== 'ArrowFunctionExpression') {
-    throw new LlmAnswerError('ERR_LLM_FORM', 'source is not a single function expression');
+    throw new LlmAnswerError('SUTURE_LLM_FORM', 'source is not a single function expression');
   }
 }
 
@@ -30,7 +30,7 @@ function parseOrThrow(text: string): Program {
   try {
     return parse(text, { ecmaVersion: 'latest', sourceType: 'script' });
   } catch (error) {
-    throw new LlmAnswerError('ERR_LLM_PARSE', `source does not parse: ${(error as Error).message}`);
+    throw new LlmAnswerError('SUTURE_LLM_PARSE', `source does not parse: ${(error as Error).message}`);
   }
 }
 

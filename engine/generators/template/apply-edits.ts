@@ -2,7 +2,7 @@ import type { Edit } from '../../../core/types.ts';
 
 /** Two edits touch the same characters, so applying both has no single meaning. */
 export class OverlappingEditsError extends Error {
-  readonly code = 'OVERLAPPING_EDITS';
+  readonly code = 'SUTURE_OVERLAPPING_EDITS';
   constructor(readonly first: Edit, readonly second: Edit) {
     super(`edits [${first.start}, ${first.end}) and [${second.start}, ${second.end}) overlap`);
     this.name = 'OverlappingEditsError';
