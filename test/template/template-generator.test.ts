@@ -126,13 +126,14 @@ test('null safety infers defaults from the next use and adds default parameters'
 });
 
 test('pairs come after all singles and combine two disjoint single edits', () => {
-  const source = `(x) => { if (x > 0) return true; return false; }`;
+  // (Both booleans of a predicate inverted is one single edit, flip-returns: two numbers are a pair.)
+  const source = `(x) => { if (x > 0) return 1; return 3; }`;
   const all = [...generateTemplateCandidates({ source }, [], { maxPairs: 200 })];
   const firstPair = all.findIndex((c) => c.generator.includes('+'));
   assert.ok(firstPair > 0);
   assert.ok(all.slice(firstPair).every((c) => c.generator.includes('+')));
   assert.ok(all.slice(firstPair).length <= 200);
-  const both = `(x) => { if (x > 0) return false; return true; }`;
+  const both = `(x) => { if (x > 0) return 2; return 4; }`;
   const { rank, candidate } = rankOf({ source }, both);
   assert.ok(rank !== undefined && rank > firstPair && rank < firstPair + 40, `pair at ${rank}`);
   assert.equal(candidate!.edits!.length, 2);
