@@ -46,7 +46,12 @@ export interface Case {
   world?: CallWorld;
 }
 
-export type TrialOutcome = 'pass' | 'wrong-result' | 'threw' | 'timeout' | 'memory' | 'crashed';
+/**
+ * 'replay-miss': the candidate called a dependency (a function in the block's `uses`) in a way the
+ * case's recorded world cannot answer, so nothing says what the call would have given: the case is
+ * unverifiable, and counts as failed (see core/world.ts).
+ */
+export type TrialOutcome = 'pass' | 'wrong-result' | 'threw' | 'timeout' | 'memory' | 'crashed' | 'replay-miss';
 
 export interface TrialError {
   name: string;
@@ -74,6 +79,18 @@ export interface TrialResult {
   covered?: number[];
   /** The answer was a thenable, awaited for the outcome (the block answers asynchronously). */
   awaited?: boolean;
+  /** For a case with a world: what the candidate did with it. */
+  world?: TrialWorld;
+}
+
+/** What a candidate did with its case's world (core/world.ts). */
+export interface TrialWorld {
+  /** Calls answered from the log, in order: the first `calls` entries of `world.calls`. */
+  calls: number;
+  /** The `uses` values after the run (snapshot encoding), for no-throw checks and cases with `usesAfter`. */
+  usesAfter?: Record<string, Encoded>;
+  /** The receiver after the run, for no-throw checks and cases with `thisAfter`. */
+  thisAfter?: Encoded;
 }
 
 export interface SandboxLimits {

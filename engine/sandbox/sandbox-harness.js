@@ -8,10 +8,11 @@
  *   __sutureLoad(loadJson)    -> JSON {ok:true} | {ok:false,error}: evaluate a candidate in a fresh
  *                                compartment; loadJson is {source, entry ('' = function
  *                                expression), names (other top-level declarations), free (names
- *                                read but never declared), coverage}
+ *                                read but never declared), coverage, world? (the first case's, so
+ *                                a top level reading a `uses` name evaluates)}
  *   __sutureRunSync(caseJson) -> JSON {status:'returned'|'threw'|'too-large', actual?, argsAfter?,
- *                                error?, covered?, bytes?}, or '' when the case's value is a
- *                                thenable: then
+ *                                error?, covered?, bytes?, world?}, or '' when the case's value is
+ *                                a thenable: then
  *   __sutureFinish()          -> Promise<JSON> of the same shape, once that thenable settles
  *   __sutureDrop()            forget the loaded candidate
  *
@@ -24,7 +25,11 @@
  *   thenables give the judge what they would give the app);
  * - a `script` case runs in a compartment of its own whose `console.assert` belongs to the
  *   harness; the candidate's declarations reach it as guarded functions whose answers are copied
- *   the same way, and a failed assertion fails the case even if something caught the throw.
+ *   the same way, and a failed assertion fails the case even if something caught the throw;
+ * - a case with a world (engine/sandbox/world-replay.ts) runs in a compartment of its own in which
+ *   each `uses` name is a fresh decoded copy, and every function in it a replayer answering from
+ *   the case's call log; what the candidate called, and the first call the log could not answer,
+ *   are kept here, so a candidate that catches the replayer's error still has its miss reported.
  */
 (function installSutureHarness() {
   'use strict';
@@ -43,6 +48,15 @@
   const StringCharCodeAt = String.prototype.charCodeAt;
   const PromiseCtor = Promise;
   const PromiseResolve = Promise.resolve;
+  const PromiseReject = Promise.reject;
+  const ObjectKeys = Object.keys;
+  const gOPD = Object.getOwnPropertyDescriptor;
+  const hasOwn = Object.hasOwn;
+  const SafeSet = Set;
+  const SetHas = Set.prototype.has;
+  const SetAdd = Set.prototype.add;
+  const StringSplit = String.prototype.split;
+  const ERROR_CTORS = { Error, TypeError, RangeError, SyntaxError, ReferenceError, EvalError, URIError };
   const PromiseThen = Promise.prototype.then;
   const ErrorCtor = Error;
 
@@ -143,22 +157,201 @@
     };
   }
 
+  // ---- the world of a case ----
+
+  function isObjectLike(v) {
+    return v !== null && (typeof v === 'object' || typeof v === 'function');
+  }
+
+  function namedError(info, fallbackName) {
+    const name = info !== null && typeof info === 'object' && typeof info.name === 'string' ? info.name : fallbackName;
+    const message = info !== null && typeof info === 'object' && typeof info.message === 'string' ? info.message : '';
+    const Ctor = hasOwn(ERROR_CTORS, name) ? ERROR_CTORS[name] : ErrorCtor;
+    const e = new Ctor(message);
+    if (Ctor === ErrorCtor && name !== 'Error') defineProperty(e, 'name', { value: name, writable: true, configurable: true });
+    return e;
+  }
+
+  function sameArgs(actual, logged) {
+    if (!isArray(logged) || actual.length !== logged.length) return false;
+    for (let i = 0; i < actual.length; i++) if (!codec.equal(actual[i], logged[i])) return false;
+    return true;
+  }
+
+  /** The logged answer of a call: returned or thrown, or for an async call a promise settled so. */
+  function answer(call) {
+    const value = call.error === undefined && hasOwn(call, 'result') ? codec.decode(call.result) : undefined;
+    if (call.async === true) {
+      return call.error !== undefined ? apply(PromiseReject, PromiseCtor, [namedError(call.error, 'Error')]) : apply(PromiseResolve, PromiseCtor, [value]);
+    }
+    if (call.error !== undefined) throw namedError(call.error, 'Error');
+    return value;
+  }
+
+  /**
+   * A function of the world at `path`: answers a call equal (path and arguments, by snapshot) to
+   * the next unanswered logged call with its logged answer; any other call is a miss, recorded in
+   * `state` and thrown at the caller.
+   */
+  function replayer(state, path, name) {
+    const replay = function (...args) {
+      const encoded = [];
+      for (let i = 0; i < args.length; i++) encoded[i] = codec.encode(args[i]);
+      const at = state.next;
+      const logged = !state.closed && at < state.calls.length ? state.calls[at] : null;
+      if (logged !== null && logged.path === path && sameArgs(encoded, logged.args)) {
+        state.next = at + 1;
+        return answer(logged);
+      }
+      if (!state.closed) {
+        state.misses++;
+        if (state.miss === null) state.miss = { at, path, args: encoded };
+      }
+      throw namedError({ name: 'ReplayMiss', message: 'replay miss: ' + path + '() is not the next recorded call' }, 'ReplayMiss');
+    };
+    defineProperty(replay, 'name', { value: name, configurable: true });
+    return replay;
+  }
+
+  /** What stands for the function at `path`: its pure helper's code, or a replayer. */
+  function standIn(state, path) {
+    const parts = apply(StringSplit, path, ['.']);
+    const name = parts[parts.length - 1];
+    if (hasOwn(state.helpers, path) && typeof state.helpers[path] === 'string') {
+      // The host checked it is one function reading no outside name and no `this`.
+      const fn = state.compartment.evaluate('(\n' + state.helpers[path] + '\n)');
+      if (typeof fn === 'function') return fn;
+    }
+    return replayer(state, path, name);
+  }
+
+  /** Replaces every function (a decoded stand-in) under `value` by its stand-in, in place. */
+  function wire(state, value, path, depth, seen) {
+    if (typeof value === 'function') return standIn(state, path);
+    if (!isObjectLike(value) || depth > 64 || apply(SetHas, seen, [value])) return value;
+    apply(SetAdd, seen, [value]);
+    const keys = ObjectKeys(value);
+    for (let i = 0; i < keys.length; i++) {
+      const d = gOPD(value, keys[i]);
+      if (d === undefined || !hasOwn(d, 'value')) continue;
+      if (typeof d.value === 'function') {
+        try {
+          defineProperty(value, keys[i], { value: standIn(state, path + '.' + keys[i]), writable: true, enumerable: d.enumerable, configurable: true });
+        } catch {
+          /* a frozen decoded value keeps its stand-in */
+        }
+      } else if (isObjectLike(d.value)) wire(state, d.value, path + '.' + keys[i], depth + 1, seen);
+    }
+    return value;
+  }
+
+  /** The value a path's first segment names: a `uses` name or `this`. */
+  function rootOf(state, root) {
+    if (root === 'this') return state.hasThis ? { value: state.receiver } : null;
+    for (let i = 0; i < state.names.length; i++) if (state.names[i] === root) return { value: state.global[root] };
+    return null;
+  }
+
+  /**
+   * A function the log (or a shipped helper) names that the encoded value does not hold, such as a
+   * method of a class instance (encodings keep own data only), is added where its path ends, not
+   * enumerable, so the effects compared stay the data.
+   */
+  function addAt(state, path) {
+    const parts = apply(StringSplit, path, ['.']);
+    if (parts.length < 2) return;
+    const root = rootOf(state, parts[0]);
+    if (root === null) return;
+    let node = root.value;
+    for (let i = 1; i < parts.length - 1; i++) {
+      if (!isObjectLike(node)) return;
+      const d = gOPD(node, parts[i]);
+      if (d === undefined || !hasOwn(d, 'value')) return;
+      node = d.value;
+    }
+    const key = parts[parts.length - 1];
+    if (!isObjectLike(node) || hasOwn(node, key)) return;
+    try {
+      defineProperty(node, key, { value: standIn(state, path), writable: true, enumerable: false, configurable: true });
+    } catch {
+      /* not extensible: the call will fail as it would on this value */
+    }
+  }
+
+  /** Defines the world's `uses` names in compartment `c`; the receiver and the call log in the state returned. */
+  function defineWorld(c, world) {
+    const global = c.globalThis;
+    const calls = isArray(world.calls) ? world.calls : [];
+    const state = {
+      calls, next: 0, miss: null, misses: 0, closed: false, compartment: c, global, names: [],
+      helpers: world.helpers !== null && typeof world.helpers === 'object' ? world.helpers : {},
+      hasThis: world.hasThis === true, receiver: undefined, after: world.after === true,
+    };
+    const uses = world.uses !== null && typeof world.uses === 'object' ? world.uses : {};
+    const names = ObjectKeys(uses);
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i];
+      // Each case decodes its own copy: what one case's candidate does to a value no other case sees.
+      const value = wire(state, codec.decode(uses[name]), name, 0, new SafeSet());
+      try {
+        defineProperty(global, name, { value, writable: true, enumerable: false, configurable: false });
+        state.names[state.names.length] = name;
+      } catch {
+        /* a name the compartment holds unconfigurable (globalThis, undefined...) is not the world's */
+      }
+    }
+    if (state.hasThis) state.receiver = wire(state, codec.decode(world.this), 'this', 0, new SafeSet());
+    for (let i = 0; i < calls.length; i++) if (calls[i] !== null && typeof calls[i].path === 'string') addAt(state, calls[i].path);
+    const helperPaths = ObjectKeys(state.helpers);
+    for (let i = 0; i < helperPaths.length; i++) addAt(state, helperPaths[i]);
+    return state;
+  }
+
+  /** What the host judges of a world: calls answered, the first miss, the values after the run. */
+  function worldReport(state) {
+    state.closed = true;
+    const w = { calls: state.next };
+    if (state.miss !== null) {
+      w.miss = state.miss;
+      w.misses = state.misses;
+    }
+    if (state.after) {
+      const after = {};
+      for (let i = 0; i < state.names.length; i++) after[state.names[i]] = codec.encode(state.global[state.names[i]]);
+      w.usesAfter = after;
+      if (state.hasThis) w.thisAfter = codec.encode(state.receiver);
+    }
+    return w;
+  }
+
   // ---- the loaded candidate ----
   let current = null;
   /** Promise of the JSON result of the case whose value was a thenable, for __sutureFinish. */
   let pending = null;
+
+  /** Evaluates the loaded candidate in a fresh compartment, with `world`'s names defined when given. */
+  function evaluateCandidate(spec, world) {
+    const c = realm.compartment(spec.cov === null ? undefined : { __sutureCov: spec.cov });
+    const replay = world !== null && typeof world === 'object' ? defineWorld(c, world) : null;
+    realm.undeclared(c, spec.free);
+    const loaded = realm.evaluateBlock(c, spec.source, spec.entry, spec.names);
+    return { fn: loaded.entry, entryName: spec.entry === '' ? '__sutureBlock' : spec.entry, names: loaded.names, values: loaded.values, cov: spec.cov, replay, spec };
+  }
 
   function load(loadJson) {
     current = null;
     pending = null;
     try {
       const r = JSONParse(loadJson);
-      const cov = r.coverage === true ? [] : null;
-      const c = realm.compartment(cov === null ? undefined : { __sutureCov: cov });
-      const names = isArray(r.names) ? r.names : [];
-      if (isArray(r.free)) realm.undeclared(c, r.free);
-      const loaded = realm.evaluateBlock(c, typeof r.source === 'string' ? r.source : '', typeof r.entry === 'string' ? r.entry : '', names);
-      current = { fn: loaded.entry, entryName: r.entry === '' ? '__sutureBlock' : r.entry, names: loaded.names, values: loaded.values, cov };
+      const spec = {
+        source: typeof r.source === 'string' ? r.source : '',
+        entry: typeof r.entry === 'string' ? r.entry : '',
+        names: isArray(r.names) ? r.names : [],
+        free: isArray(r.free) ? r.free : [],
+        cov: r.coverage === true ? [] : null,
+      };
+      current = evaluateCandidate(spec, r.world === undefined ? null : r.world);
+      if (current.replay !== null) current.replay.closed = true;
       return codec.stringify({ ok: true });
     } catch (e) {
       const info = errorInfo(e);
@@ -206,11 +399,12 @@
     }
   }
 
-  function conclude(c, out, asserts) {
+  function conclude(c, out, asserts, cand) {
     if (asserts !== null && asserts.failed !== null && out.status === 'returned') {
       out.status = 'threw';
       out.error = asserts.failed;
     }
+    if (cand !== null && cand.replay !== null) out.world = worldReport(cand.replay);
     if (c.coverage) out.covered = covered();
     const text = codec.stringify(out);
     // Refuse oversized results here, so they never cross into the host.
@@ -219,7 +413,7 @@
   }
 
   /** The compartment a `script` case runs in, with the harness's console and guarded declarations. */
-  function scriptCompartment(asserts) {
+  function scriptCompartment(asserts, cand) {
     const assertion = function assert(condition, ...rest) {
       if (condition) return;
       let message = 'Assertion failed';
@@ -236,9 +430,9 @@
     // is the harness's: a block declaring `console` or `JSON` at its top level does not reach it.
     const c = realm.compartment();
     const global = c.globalThis;
-    for (let i = 0; i < current.names.length; i++) {
-      const name = current.names[i];
-      if (!(name in global)) defineProperty(global, name, { value: guarded(current.values[i]), writable: true, configurable: true });
+    for (let i = 0; i < cand.names.length; i++) {
+      const name = cand.names[i];
+      if (!(name in global)) defineProperty(global, name, { value: guarded(cand.values[i]), writable: true, configurable: true });
     }
     const console = global.console;
     defineProperty(console, 'assert', { value: assertion, writable: false, enumerable: true, configurable: false });
@@ -255,31 +449,37 @@
     const out = { status: 'returned' };
     const args = [];
     let asserts = null;
+    let cand = null;
     resetCoverage();
     try {
       if (current === null) throw new ErrorCtor('no candidate is loaded');
+      // A case with a world gets the candidate evaluated again, with the world's names defined.
+      if (c.world !== undefined && c.world !== null) {
+        cand = evaluateCandidate(current.spec, c.world);
+      } else cand = current;
       let value;
       if (c.check === 'script') {
         asserts = { failed: null };
-        const sc = scriptCompartment(asserts);
+        const sc = scriptCompartment(asserts, cand);
         // The entry reaches the case under its own name (`__sutureBlock` for a function expression).
-        defineProperty(sc.globalThis, current.entryName, { value: guarded(current.fn), writable: true, configurable: true });
+        defineProperty(sc.globalThis, cand.entryName, { value: guarded(cand.fn), writable: true, configurable: true });
         value = sc.evaluate(typeof c.script === 'string' ? c.script : '');
       } else {
         const encodedArgs = isArray(c.args) ? c.args : [];
         // Each argument is its own snapshot (ids are local to it), as Case.args is Encoded[].
         for (let i = 0; i < encodedArgs.length; i++) args[i] = codec.decode(encodedArgs[i]);
-        value = apply(current.fn, undefined, args);
+        const receiver = cand.replay !== null && cand.replay.hasThis ? cand.replay.receiver : undefined;
+        value = apply(cand.fn, receiver, args);
       }
       if (isThenable(value) && c.synchronous === true) {
         // A synchronous block's patch runs synchronously in the SDK: no app would see this awaited.
         out.thenable = true;
-        return conclude(c, out, asserts);
+        return conclude(c, out, asserts, cand);
       }
       if (isThenable(value)) {
         // Await it now, inside this call, so a rejection has a handler before isolated-vm's
         // end-of-call check for unhandled rejections, and its microtasks run under the limit.
-        pending = settle(c, out, args, value, asserts);
+        pending = settle(c, out, args, value, asserts, cand);
         return '';
       }
       record(c, out, args, value);
@@ -287,10 +487,10 @@
       out.status = 'threw';
       out.error = asserts !== null && asserts.failed !== null ? asserts.failed : errorInfo(e);
     }
-    return conclude(c, out, asserts);
+    return conclude(c, out, asserts, cand);
   }
 
-  async function settle(c, out, args, value, asserts) {
+  async function settle(c, out, args, value, asserts, cand) {
     out.awaited = true;
     try {
       record(c, out, args, await value);
@@ -299,7 +499,7 @@
       out.error = asserts !== null && asserts.failed !== null ? asserts.failed : errorInfo(e);
     }
     try {
-      return { text: conclude(c, out, asserts) };
+      return { text: conclude(c, out, asserts, cand) };
     } catch (e) {
       return { error: e };
     }

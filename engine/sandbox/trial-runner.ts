@@ -17,6 +17,7 @@ import type { Block, Case, SandboxLimits, TrialError, TrialReport, TrialRequest,
 import { normaliseSnapshot, snapshotEqual } from '../../core/snapshot.ts';
 import { BLOCK_PREFIX_LINES, REALM_SETUP_SCRIPTS } from '../../core/hardened-realm.ts';
 import { offsetOfPosition } from './source-position.ts';
+import { callVerdict, effectsVerdict, replayPayload, trialWorld, WorldError, type HarnessWorld, type ReplayPayload } from './world-replay.ts';
 import { blockNames, type BlockNames } from '../../core/block-free-names.ts';
 
 const HARNESS_SOURCE = readFileSync(new URL('./sandbox-harness.js', import.meta.url), 'utf8');
@@ -94,6 +95,8 @@ interface HarnessResult {
   thenable?: boolean;
   /** The answer was a thenable and was awaited. */
   awaited?: boolean;
+  /** For a case with a world: calls answered, the first miss, values after the run. */
+  world?: HarnessWorld;
 }
 
 export class TrialRunner {
@@ -123,6 +126,8 @@ export class TrialRunner {
     const cases = Array.isArray(request.cases) ? request.cases : [];
     const coverage = request.coverage === true;
     const names = blockNames(block.source, block.entry === undefined || block.entry === '');
+    const worlds = caseWorlds(block, cases);
+    const firstWorld = [...worlds.values()].find((w): w is ReplayPayload => !(w instanceof WorldError));
     let realm: Realm | null = null;
     let unsent: TrialResult | undefined;
     let tainted = false;
@@ -131,7 +136,7 @@ export class TrialRunner {
       unsent = undefined;
     };
     try {
-      const first = this.#prepare(block, limits, names, coverage);
+      const first = this.#prepare(block, limits, names, coverage, firstWorld);
       if (!first.ok) {
         if (first.outcome !== 'threw') tainted = true;
         return { compileError: first.error, results, ms: performance.now() - started };
@@ -141,7 +146,7 @@ export class TrialRunner {
         flush();
         if (realm === null) {
           // The isolate was replaced (memory blow-up or stuck code): rebuild the candidate in a new one.
-          const again = this.#prepare(block, limits, names, coverage);
+          const again = this.#prepare(block, limits, names, coverage, firstWorld);
           if (!again.ok) {
             const r: TrialResult = { caseId: c.id, outcome: again.outcome === 'threw' ? 'crashed' : again.outcome, ms: 0, error: again.error };
             results.push(r);
@@ -151,7 +156,15 @@ export class TrialRunner {
           }
           realm = again.realm;
         }
-        const { result, lost } = await this.#runCase(realm, block, c, limits, coverage, request.synchronous === true);
+        const world = worlds.get(c);
+        if (world instanceof WorldError) {
+          const r: TrialResult = { caseId: c.id, outcome: 'crashed', ms: 0, error: { name: world.name, message: world.message } };
+          results.push(r);
+          unsent = r;
+          if (request.stopOnFirstFailure) break;
+          continue;
+        }
+        const { result, lost } = await this.#runCase(realm, block, c, limits, coverage, request.synchronous === true, world);
         if (lost) realm = null;
         // Code stopped by a limit can leave work behind in the isolate (a queue of ten million
         // promise reactions, a heap near its limit) that would land on the next candidate.
@@ -248,13 +261,13 @@ export class TrialRunner {
   }
 
   /** Evaluate the candidate in a fresh compartment of the hardened context; the entry function bound. */
-  #prepare(block: Block, limits: SandboxLimits, names: BlockNames, coverage: boolean): PrepareResult {
+  #prepare(block: Block, limits: SandboxLimits, names: BlockNames, coverage: boolean, world?: ReplayPayload): PrepareResult {
     const realm = this.#ensureRealm(limits.memoryMb);
     const entryless = block.entry === undefined || block.entry === '';
     // The candidate's top level runs synchronously: nothing there can wait on a promise, so the
     // time limit alone bounds it, and an async call would cost a thread round trip.
     const syncTimeout = Math.min(limits.cpuMs, limits.wallMs);
-    const loadJson = JSON.stringify({ source: block.source, entry: entryless ? '' : block.entry, names: names.topLevel, free: names.free, coverage });
+    const loadJson = JSON.stringify({ source: block.source, entry: entryless ? '' : block.entry, names: names.topLevel, free: names.free, coverage, ...(world ? { world } : {}) });
     const loaded = settleSync(() => realm.load.applySync(undefined, [loadJson], { timeout: syncTimeout, result: { copy: true } }));
     if (loaded.kind !== 'value') {
       const problem = this.#classifyFailureSync(loaded, limits);
@@ -281,9 +294,10 @@ export class TrialRunner {
     return { name: fallback.name, message: fallback.message };
   }
 
-  async #runCase(realm: Realm, block: Block, c: Case, limits: SandboxLimits, coverage: boolean, synchronous: boolean): Promise<{ result: TrialResult; lost: boolean }> {
+  async #runCase(realm: Realm, block: Block, c: Case, limits: SandboxLimits, coverage: boolean, synchronous: boolean, world?: ReplayPayload): Promise<{ result: TrialResult; lost: boolean }> {
     const started = performance.now();
     const payload = JSON.stringify({
+      ...(world ? { world } : {}),
       check: c.check,
       args: c.args ?? [],
       script: c.script ?? '',
@@ -378,17 +392,47 @@ function tooLarge(caseId: string, ms: number, bytes: number, limits: SandboxLimi
   };
 }
 
+/**
+ * The replay payload of each case with a world (a WorldError for a malformed one). With `block.uses`
+ * given, only those names of a world are defined: the block says which outside names it reads.
+ */
+function caseWorlds(block: Block, cases: readonly Case[]): Map<Case, ReplayPayload | WorldError> {
+  const out = new Map<Case, ReplayPayload | WorldError>();
+  for (const c of cases) {
+    if (c.world === undefined || c.world === null) continue;
+    try {
+      const payload = replayPayload(c, c.world);
+      if (Array.isArray(block.uses)) {
+        const wanted = new Set(block.uses);
+        payload.uses = Object.fromEntries(Object.entries(payload.uses).filter(([name]) => wanted.has(name)));
+      }
+      out.set(c, payload);
+    } catch (error) {
+      out.set(c, error instanceof WorldError ? error : new WorldError(`case ${c.id}: ${String(error)}`));
+    }
+  }
+  return out;
+}
+
 function judge(c: Case, r: HarnessResult, source: string, ms: number, limits: SandboxLimits): TrialResult {
   if (r.status === 'too-large') return tooLarge(c.id, ms, r.bytes ?? 0, limits);
   const base: TrialResult = { caseId: c.id, outcome: 'pass', ms };
   if (r.covered) base.covered = r.covered;
   if (r.awaited) base.awaited = true;
+  if (c.world && r.world) {
+    base.world = trialWorld(r.world);
+    // A call the log cannot answer decides the case whatever the candidate did next (caught it or not).
+    const calls = callVerdict(c, c.world, r.world, r.status === 'returned' && !r.thenable);
+    if (calls) return { ...base, outcome: calls.outcome, error: calls.error, ...(r.actual !== undefined ? { actual: r.actual } : {}) };
+  }
   if (r.thenable) {
     return { ...base, outcome: 'wrong-result', error: { name: 'AsyncAnswer', message: 'returned a thenable where the block answers synchronously' } };
   }
   if (r.status === 'threw') {
     return { ...base, outcome: 'threw', error: withOffset(r.error ?? { name: 'Error', message: '' }, source) };
   }
+  const effects = c.world ? effectsVerdict(c.world, r.world) : undefined;
+  if (effects) return { ...base, outcome: 'wrong-result', actual: r.actual, error: { name: 'EffectMismatch', message: effects } };
   if (c.check === 'no-throw') return { ...base, actual: r.actual, actualArgsAfter: r.argsAfter };
   if (c.check !== 'value') return base;
   const expected = normaliseSnapshot(c.expect === undefined ? { $t: 'undefined' } : c.expect);
