@@ -49,7 +49,8 @@ function onPath(name: string): string | null {
   return null;
 }
 
-async function freePort(): Promise<number> {
+/** A TCP port on 127.0.0.1 that nothing listens on right now (the one owner: tests and benches import it too). */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
     s.once('error', reject);

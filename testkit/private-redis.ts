@@ -1,16 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { createServer } from 'node:net';
+import { freePort } from '../demo/local-redis.ts';
 
-/** A free TCP port on 127.0.0.1. */
-export async function freePort(): Promise<number> {
-  const srv = createServer();
-  srv.listen(0, '127.0.0.1');
-  await once(srv, 'listening');
-  const port = (srv.address() as { port: number }).port;
-  srv.close();
-  return port;
-}
+export { freePort };
 
 /** A private redis-server (never the shared one on 6379), resolved once it accepts connections. */
 export async function startRedis(port: number, dir: string): Promise<ChildProcess> {

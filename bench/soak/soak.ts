@@ -12,12 +12,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
+import { freePort } from '../../testkit/private-redis.ts';
 import { createRepairClient, type RepairClient } from '../../sdk/index.ts';
 import { deleteKeysUnder, scanKeys } from '../../service/store/key-scan.ts';
 
@@ -46,14 +46,6 @@ const TOKEN = `soak-token-${randomBytes(6).toString('hex')}`;
 const ADMIN = `soak-admin-${randomBytes(8).toString('hex')}`;
 const PREFIX = `suture-soak-${randomBytes(4).toString('hex')}`;
 const ROOT = new URL('../../', import.meta.url).pathname;
-
-async function freePort(): Promise<number> {
-  const srv = createServer().listen(0, '127.0.0.1');
-  await new Promise((r) => srv.once('listening', r));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise((r) => srv.close(r));
-  return port;
-}
 
 function rssMb(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
