@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type IvmModule from 'isolated-vm';
 import { REALM_SETUP_SCRIPTS } from '../core/hardened-realm.ts';
+import { callGlobalOnce, IsolateSlot, runScripts, type IsolateRealm } from '../core/isolate-lifecycle.ts';
 import type { ManifestPatch } from '../core/wire.ts';
 import type { PatchLimits } from './client-options.ts';
 import type { PatchExecutor, PatchRun } from './patch-executor.ts';
@@ -145,64 +146,59 @@ const HARNESS = `
 })(createSnapshotCodec(${JSON.stringify(EXACT_CODEC_OPTIONS)}), createHardenedRealm(), JSON.parse, Error, Object.defineProperty, String);
 `;
 
-/** The hardened context of the executor's isolate and the harness entry points. */
-interface PatchRealm {
+/** The hardened context of the executor's isolate, the harness entry points and the patches installed there. */
+interface PatchRealm extends IsolateRealm {
   context: IvmModule.Context;
   install: IvmModule.Reference<(id: string, source: string) => string>;
   forget: IvmModule.Reference<(id: string) => void>;
   call: IvmModule.Reference<(id: string, argsJson: string, plainArgs: boolean) => string | Promise<string>>;
+  installed: Set<string>;
 }
 
 /** Set-up of one hardened context is bounded (SES compiles and locks down in tens of milliseconds). */
 const SETUP_TIMEOUT_MS = 10_000;
+
+/** The executor's own wall-clock limit of an async patch (the isolate may still be running its code). */
+class WallClockExceeded extends Error {}
 
 /**
  * `execution: 'isolate'`: each verified patch runs in its own compartment of one hardened context
  * (SES lockdown) in one isolated-vm isolate owned by the client, with a time limit per call and a heap limit for the isolate. Arguments go in
  * as an exact snapshot; the result and the arguments' state after the call come back the same way
  * and the state is applied back onto the caller's objects (see StateWriteBack). A call that is
- * stopped (timeout, memory) or throws changes nothing on the caller's side. An isolate whose code
- * hit a limit is thrown away and replaced on next use.
+ * stopped (timeout, memory) or throws changes nothing on the caller's side. The isolate follows
+ * core/isolate-lifecycle.ts: one whose code hit a limit is thrown away and replaced on next use.
  */
 export class IsolateExecutor implements PatchExecutor {
   readonly mode = 'isolate' as const;
-  readonly #ivm: Ivm;
   readonly #limits: PatchLimits;
   readonly #encoder: SnapshotEncoder;
-  #isolate: IvmModule.Isolate | null = null;
-  #realm: PatchRealm | null = null;
-  /** Patch ids installed in the current realm. */
-  readonly #installed = new Set<string>();
+  readonly #slot: IsolateSlot<PatchRealm>;
 
   constructor(ivm: Ivm, limits: PatchLimits, encoder: SnapshotEncoder) {
-    this.#ivm = ivm;
     this.#limits = limits;
     this.#encoder = encoder;
-  }
-
-  #ensureRealm(): PatchRealm {
-    if (!this.#isolate || this.#isolate.isDisposed || this.#realm === null) {
-      this.#installed.clear();
-      this.#realm = null;
-      const iso = new this.#ivm.Isolate({ memoryLimit: this.#limits.memoryMb });
-      this.#isolate = iso;
-      const context = iso.createContextSync();
-      for (const s of [...REALM_SETUP_SCRIPTS, { code: HARNESS, filename: 'patch-harness.js' }]) {
-        iso.compileScriptSync(s.code, { filename: s.filename }).runSync(context, { timeout: SETUP_TIMEOUT_MS });
-      }
-      const ref = <T>(name: string) => context.global.getSync(name, { reference: true }) as IvmModule.Reference<T>;
-      ref<() => string>('__sutureInit').applySync(undefined, [], { timeout: SETUP_TIMEOUT_MS });
-      this.#realm = { context, install: ref('__sutureInstall'), forget: ref('__sutureForget'), call: ref('__sutureCall') };
-    }
-    return this.#realm;
+    this.#slot = new IsolateSlot<PatchRealm>(
+      (memoryMb) => new ivm.Isolate({ memoryLimit: memoryMb }),
+      (iso) => {
+        const context = iso.createContextSync();
+        runScripts(iso, context, [...REALM_SETUP_SCRIPTS, { code: HARNESS, filename: 'patch-harness.js' }], SETUP_TIMEOUT_MS);
+        const ref = <T>(name: string) => context.global.getSync(name, { reference: true }) as IvmModule.Reference<T>;
+        callGlobalOnce(context, '__sutureInit', SETUP_TIMEOUT_MS);
+        const install = ref<(id: string, source: string) => string>('__sutureInstall');
+        const forget = ref<(id: string) => void>('__sutureForget');
+        const call = ref<(id: string, argsJson: string, plainArgs: boolean) => string | Promise<string>>('__sutureCall');
+        return { context, install, forget, call, installed: new Set(), handles: [install, forget, call, context] };
+      },
+    );
   }
 
   #prepare(patch: ManifestPatch): PatchRealm | { error: unknown } {
     try {
-      const realm = this.#ensureRealm();
-      if (!this.#installed.has(patch.id)) {
+      const realm = this.#slot.realm(this.#limits.memoryMb);
+      if (!realm.installed.has(patch.id)) {
         realm.install.applySync(undefined, [patch.id, patch.source], { timeout: this.#limits.cpuMs });
-        this.#installed.add(patch.id);
+        realm.installed.add(patch.id);
       }
       return realm;
     } catch (error) {
@@ -210,37 +206,16 @@ export class IsolateExecutor implements PatchExecutor {
     }
   }
 
-  #drop(patchId: string): void {
-    this.#installed.delete(patchId);
-    try {
-      this.#realm?.forget.applySync(undefined, [patchId], { timeout: this.#limits.cpuMs });
-    } catch {
-      /* isolate already gone */
-    }
-  }
-
-  #failure(patchId: string, error: unknown): PatchRun {
-    const message = error instanceof Error ? error.message : String(error);
-    if (this.#isolate?.isDisposed || /memory limit/i.test(message)) {
-      this.#installed.clear();
-      this.#realm = null;
-      this.#isolate = null;
-      return { ok: false, error, reason: 'memory' };
-    }
-    if (/timed out/i.test(message)) {
-      // Code stopped by the time limit can leave work queued in the isolate (a flood of promise
-      // reactions) that would run inside the next patched call: retire the whole isolate.
-      this.dispose();
+  #failure(error: unknown): PatchRun {
+    const failure = error instanceof WallClockExceeded ? 'timeout' : this.#slot.failed(error);
+    if (failure === 'memory' || failure === 'disposed') return { ok: false, error, reason: 'memory' };
+    if (failure === 'timeout') {
+      this.#slot.drop();
       return { ok: false, error, reason: 'timeout' };
     }
-    // A patch that threw after filling the heap (deep recursion building arrays) would make the next
-    // call pay for a full collection inside its time limit: start that one in a fresh isolate.
-    try {
-      const heap = this.#isolate?.getHeapStatisticsSync();
-      if (heap && heap.used_heap_size > (this.#limits.memoryMb * 1024 * 1024) / 2) this.dispose();
-    } catch {
-      this.dispose();
-    }
+    // A patch that threw after filling the heap (deep recursion building arrays) would make the
+    // next call pay for a full collection inside its time limit: start that one in a fresh isolate.
+    this.#slot.dropIfHeapFullSync();
     return { ok: false, error, reason: 'threw' };
   }
 
@@ -280,7 +255,7 @@ export class IsolateExecutor implements PatchExecutor {
     try {
       out = p.call.applySync(undefined, [patch.id, json, plain], { timeout: this.#limits.cpuMs, result: { copy: true } });
     } catch (error) {
-      return this.#failure(patch.id, error);
+      return this.#failure(error);
     }
     if (typeof out !== 'string') {
       return { ok: false, error: new TypeError('patch returned a promise where the block returns a plain value'), reason: 'threw' };
@@ -296,29 +271,32 @@ export class IsolateExecutor implements PatchExecutor {
     try {
       const call = p.call.apply(undefined, [patch.id, json, plain], { timeout: this.#limits.cpuMs, result: { promise: true, copy: true } });
       const wall = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`patch timed out: wall-clock limit of ${this.#limits.wallMs} ms`)), this.#limits.wallMs);
+        timer = setTimeout(() => reject(new WallClockExceeded(`patch timed out: wall-clock limit of ${this.#limits.wallMs} ms`)), this.#limits.wallMs);
       });
       const out = await Promise.race([call, wall]);
       return this.#finish(target, out);
     } catch (error) {
-      return this.#failure(patch.id, error);
+      return this.#failure(error);
     } finally {
       clearTimeout(timer);
     }
   }
 
   release(keep: ReadonlySet<string>): void {
-    for (const id of [...this.#installed]) if (!keep.has(id)) this.#drop(id);
+    const realm = this.#slot.current;
+    if (realm === null) return;
+    for (const id of [...realm.installed]) {
+      if (keep.has(id)) continue;
+      realm.installed.delete(id);
+      try {
+        realm.forget.applySync(undefined, [id], { timeout: this.#limits.cpuMs });
+      } catch {
+        /* isolate already gone */
+      }
+    }
   }
 
   dispose(): void {
-    this.#installed.clear();
-    this.#realm = null;
-    try {
-      this.#isolate?.dispose();
-    } catch {
-      /* already disposed */
-    }
-    this.#isolate = null;
+    this.#slot.drop();
   }
 }

@@ -19,6 +19,7 @@ import { BLOCK_PREFIX_LINES, REALM_SETUP_SCRIPTS } from '../../core/hardened-rea
 import { offsetOfPosition } from './source-position.ts';
 import { callVerdict, effectsVerdict, replayPayload, trialWorld, WorldError, type HarnessWorld, type ReplayPayload } from './world-replay.ts';
 import { blockNames, type BlockNames } from '../../core/block-free-names.ts';
+import { callGlobalOnce, IsolateSlot, runScripts, type IsolateRealm } from '../../core/isolate-lifecycle.ts';
 
 const HARNESS_SOURCE = readFileSync(new URL('./sandbox-harness.js', import.meta.url), 'utf8');
 const SETUP_SCRIPTS = [...REALM_SETUP_SCRIPTS, { code: HARNESS_SOURCE, filename: 'sandbox-harness.js' }];
@@ -29,7 +30,6 @@ const STRICT_PREFIX = '"use strict";\n';
 const SETUP_TIMEOUT_MS = 5000;
 /** Recycle the isolate after this many requests or when its heap stays over half the limit. */
 const MAX_REQUESTS_PER_ISOLATE = 2000;
-const TIMED_OUT = 'Script execution timed out.';
 /** Requests between asynchronous visits to the isolate (see #maybeRecycle). */
 const ASYNC_VISIT_EVERY = 4;
 
@@ -73,7 +73,7 @@ function settleSync<T>(f: () => T): Settled<T> {
 }
 
 /** The hardened context of the current isolate and the harness entry points the host calls. */
-interface Realm {
+interface Realm extends IsolateRealm {
   context: ivm.Context;
   load: ivm.Reference<(loadJson: string) => string>;
   run: ivm.Reference<(caseJson: string) => string>;
@@ -100,19 +100,43 @@ interface HarnessResult {
 }
 
 export class TrialRunner {
-  #isolate: ivm.Isolate | null = null;
-  #realm: Realm | null = null;
-  #memoryMb = 0;
+  /** The runner's isolate, kept by the rules of core/isolate-lifecycle.ts. */
+  readonly #slot: IsolateSlot<Realm>;
   #requestsOnIsolate = 0;
-  /** Isolates created so far (1 + replacements after memory blow-ups, stuck code, recycling). */
-  isolatesCreated = 0;
 
   /**
    * @param useSnapshot - start isolates from a start-up snapshot holding SES, codec, realm and
    * harness (falls back to running the scripts in each new isolate when isolated-vm can't make one).
    * @defaultValue true
    */
-  constructor(readonly useSnapshot = true) {}
+  constructor(readonly useSnapshot = true) {
+    // harnessSnapshot() is made once per process: both callbacks see the same answer.
+    this.#slot = new IsolateSlot<Realm>(
+      (memoryMb) => {
+        const snapshot = this.useSnapshot ? harnessSnapshot() : null;
+        return new ivm.Isolate({
+          memoryLimit: memoryMb,
+          ...(snapshot ? { snapshot } : {}),
+          // isolated-vm: after this, nothing in the process can be trusted; the pool restarts us.
+          onCatastrophicError: () => process.exit(70),
+        });
+      },
+      (iso) => {
+        const context = iso.createContextSync();
+        if (!(this.useSnapshot && harnessSnapshot())) runScripts(iso, context, SETUP_SCRIPTS, SETUP_TIMEOUT_MS);
+        const ref = <T>(name: string) => context.global.getSync(name, { reference: true }) as ivm.Reference<T>;
+        callGlobalOnce(context, '__sutureInit', SETUP_TIMEOUT_MS);
+        const realm = { context, load: ref<(loadJson: string) => string>('__sutureLoad'), run: ref<(caseJson: string) => string>('__sutureRunSync'), finish: ref<() => Promise<string>>('__sutureFinish'), drop: ref<() => void>('__sutureDrop') };
+        this.#requestsOnIsolate = 0;
+        return { ...realm, handles: [realm.load, realm.run, realm.finish, realm.drop, context] };
+      },
+    );
+  }
+
+  /** Isolates created so far (1 + replacements after memory blow-ups, stuck code, recycling). */
+  get isolatesCreated(): number {
+    return this.#slot.created;
+  }
 
   /**
    * Run a request. `onResult` sees each finished case's result before the next case starts, so a
@@ -200,64 +224,23 @@ export class TrialRunner {
   }
 
   #ensureRealm(memoryMb: number): Realm {
-    if (this.#isolate !== null && (this.#isolate.isDisposed || this.#memoryMb !== memoryMb)) this.#dropIsolate();
-    if (this.#isolate === null || this.#realm === null) {
-      this.#dropIsolate();
-      const snapshot = this.useSnapshot ? harnessSnapshot() : null;
-      const iso = new ivm.Isolate({
-        memoryLimit: memoryMb,
-        ...(snapshot ? { snapshot } : {}),
-        // isolated-vm: after this, nothing in the process can be trusted; the pool restarts us.
-        onCatastrophicError: () => process.exit(70),
-      });
-      this.#isolate = iso;
-      this.#memoryMb = memoryMb;
-      const context = iso.createContextSync();
-      if (!snapshot) {
-        for (const s of SETUP_SCRIPTS) iso.compileScriptSync(s.code, { filename: s.filename }).runSync(context, { timeout: SETUP_TIMEOUT_MS });
-      }
-      const ref = <T>(name: string) => context.global.getSync(name, { reference: true }) as ivm.Reference<T>;
-      ref<() => string>('__sutureInit').applySync(undefined, [], { timeout: SETUP_TIMEOUT_MS });
-      this.#realm = {
-        context,
-        load: ref('__sutureLoad'),
-        run: ref('__sutureRunSync'),
-        finish: ref('__sutureFinish'),
-        drop: ref('__sutureDrop'),
-      };
-      this.#requestsOnIsolate = 0;
-      this.isolatesCreated++;
-    }
-    return this.#realm;
+    return this.#slot.realm(memoryMb);
   }
 
   #dropIsolate(): void {
-    const iso = this.#isolate;
-    this.#isolate = null;
-    this.#realm = null;
-    if (iso !== null && !iso.isDisposed) {
-      try {
-        iso.dispose();
-      } catch {
-        /* already going away */
-      }
-    }
+    this.#slot.drop();
   }
 
   async #maybeRecycle(): Promise<void> {
-    const iso = this.#isolate;
-    if (iso === null || iso.isDisposed) return;
+    if (this.#slot.current === null) return;
     this.#requestsOnIsolate++;
     if (this.#requestsOnIsolate >= MAX_REQUESTS_PER_ISOLATE) {
       this.#dropIsolate();
       return;
     }
-    if (this.#requestsOnIsolate % ASYNC_VISIT_EVERY === 0) {
-      // An asynchronous call lets the isolate run V8's own pending tasks (incremental GC of the
-      // released compartments); with only synchronous calls they never run and the heap fills.
-      const stats = await iso.getHeapStatistics();
-      if (stats.used_heap_size > (this.#memoryMb * 1024 * 1024) / 2) this.#dropIsolate();
-    }
+    // The asynchronous visit also lets the isolate run V8's pending tasks (incremental GC of the
+    // released compartments).
+    if (this.#requestsOnIsolate % ASYNC_VISIT_EVERY === 0) await this.#slot.dropIfHeapFull();
   }
 
   /** Evaluate the candidate in a fresh compartment of the hardened context; the entry function bound. */
@@ -283,7 +266,7 @@ export class TrialRunner {
 
   /** V8's position of a syntax error: compile (never run) the block as strict code on its own. */
   #syntaxError(block: Block, entryless: boolean, fallback: TrialError): TrialError {
-    const iso = this.#isolate;
+    const iso = this.#slot.isolate;
     if (iso === null || iso.isDisposed) return { name: fallback.name, message: fallback.message };
     try {
       const script = iso.compileScriptSync(entryless ? `${STRICT_PREFIX}(${block.source}\n);` : STRICT_PREFIX + block.source, { filename: 'block.js', lineOffset: -1 });
@@ -338,13 +321,10 @@ export class TrialRunner {
   #classifyFailureSync(settled: Settled<unknown>, limits: SandboxLimits): { outcome: 'threw' | 'timeout' | 'memory' | 'crashed'; error: TrialError } {
     const e = settled.kind === 'error' ? settled.error : undefined;
     const message = e instanceof Error ? e.message : String(e);
-    const iso = this.#isolate;
-    if (iso === null || iso.isDisposed) {
-      this.#dropIsolate();
-      if (/memory limit/i.test(message)) return { outcome: 'memory', error: { name: 'MemoryLimitError', message: `memory limit of ${limits.memoryMb} MB exceeded` } };
-      return { outcome: 'crashed', error: { name: 'IsolateDisposed', message } };
-    }
-    if (message === TIMED_OUT) return { outcome: 'timeout', error: { name: 'TimeoutError', message: `CPU limit of ${limits.cpuMs} ms exceeded` } };
+    const failure = this.#slot.failed(e);
+    if (failure === 'memory') return { outcome: 'memory', error: { name: 'MemoryLimitError', message: `memory limit of ${limits.memoryMb} MB exceeded` } };
+    if (failure === 'disposed') return { outcome: 'crashed', error: { name: 'IsolateDisposed', message } };
+    if (failure === 'timeout') return { outcome: 'timeout', error: { name: 'TimeoutError', message: `CPU limit of ${limits.cpuMs} ms exceeded` } };
     return { outcome: 'threw', error: e instanceof Error ? { name: e.name, message: e.message, stack: e.stack } : { name: 'Error', message } };
   }
 
@@ -358,7 +338,7 @@ export class TrialRunner {
     context: ivm.Context,
     limits: SandboxLimits,
   ): Promise<{ outcome: 'threw' | 'timeout' | 'memory' | 'crashed'; error: TrialError; lost: boolean }> {
-    const iso = this.#isolate;
+    const iso = this.#slot.isolate;
     if (settled.kind === 'wall') {
       let stuck = iso === null || iso.isDisposed;
       if (!stuck) {
