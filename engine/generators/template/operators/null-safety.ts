@@ -3,13 +3,14 @@ import type { SyntaxNode } from '../../../syntax/syntax-tree.ts';
 import { Precedence } from '../expression-precedence.ts';
 import type { MutationContext } from '../mutation-context.ts';
 import { PRIORS } from '../operator-priors.ts';
-import { defaultForMember, defaultForUse, defaultReturn } from './value-defaults.ts';
+import { defaultForMember, defaultForUse, defaultReturn, STRING_MEMBERS } from './value-defaults.ts';
 
 type Failure =
   | { kind: 'read' | 'write'; property?: string; nullish: string }
   | { kind: 'call'; callee: string }
   | { kind: 'iterate' }
-  | { kind: 'convert' };
+  | { kind: 'convert' }
+  | { kind: 'empty-reduce' };
 
 const MAX_SITES = 3;
 const LOOPS = new Set(['ForStatement', 'ForInStatement', 'ForOfStatement', 'WhileStatement', 'DoWhileStatement']);
@@ -26,13 +27,24 @@ export function classifyTypeError(message: string): Failure | undefined {
   if (m) return { kind: 'call', callee: m[1] };
   if (/is not iterable|Spread syntax requires/.test(message)) return { kind: 'iterate' };
   if (/Cannot convert undefined or null to object/.test(message)) return { kind: 'convert' };
+  if (/Reduce of empty array with no initial value/.test(message)) return { kind: 'empty-reduce' };
   return undefined;
 }
 
 /**
- * Null safety at a TypeError's throw site: optional chaining, a nullish default of the type the value is used
- * as next, `(x ?? {})`, a guard clause returning the function's empty value (or `continue` in a loop), and a
- * default parameter. Only generated when the failing run threw a TypeError these edits address.
+ * Null safety at a TypeError's throw site: optional chaining (at the level that threw, and at every level of
+ * the chain at once, since a value one level up is often missing in the next failing call), a nullish default
+ * of the type the value is used as next, `(x ?? {})`, a guard clause returning the function's empty value (or
+ * `continue` in a loop), and a default parameter. Only generated when the failing run threw a TypeError these
+ * edits address.
+ *
+ * The same throw also tells of values of the wrong type and of empty collections:
+ * - `x.getTime is not a function`: `x` is not the type its method needs — a date that arrived as a string
+ *   or number (JSON has no dates) becomes `new Date(x)`; a number method gets `Number(x)`, a string method
+ *   `String(x)`, a list method on a keyed object `Object.values(x)`;
+ * - `Reduce of empty array with no initial value`: `.reduce(f)` gets the identity of what `f` computes as its
+ *   initial value (`0` for a sum, `1` for a product, `''` for a concatenation of strings, `[]`/`{}` for
+ *   a spread into a new array/object, `-Infinity`/`Infinity` for `Math.max`/`Math.min`).
  */
 export function nullSafety(ctx: MutationContext): void {
   const error = ctx.errorInfo;
@@ -52,12 +64,24 @@ export function nullSafety(ctx: MutationContext): void {
       break;
     }
     case 'call': {
-      const calls = nearest(ctx.nodes('CallExpression').filter((c) => ctx.text(c.callee).replace(/\s+/g, '') === failure.callee || !failure.callee), offset, (c) => c.start);
+      // V8 names a computed receiver `(intermediate value)`: then the method's name has to do.
+      const method = failure.callee.slice(failure.callee.lastIndexOf('.') + 1);
+      const named = (c: SyntaxNode) => ctx.text(c.callee).replace(/\s+/g, '') === failure.callee;
+      const exact = ctx.nodes('CallExpression').filter(named);
+      const calls = nearest(exact.length > 0 ? exact : ctx.nodes('CallExpression').filter((c) => c.callee.type === 'MemberExpression' &&
+        !c.callee.computed && c.callee.property.name === method), offset, (c) => c.start);
       for (const call of calls) {
         if (call.optional) continue;
         ctx.add('optional-call', PRIORS.nullSafetyAtThrow - 0.1, call, [{ start: call.callee.end, end: call.callee.end, text: '?.' }],
           `call \`${ctx.text(call.callee)}\` only if it is a function (\`?.()\`) at ${ctx.position(call.callee.end)}`);
+        coercions(ctx, call);
       }
+      break;
+    }
+    case 'empty-reduce': {
+      const calls = nearest(ctx.nodes('CallExpression').filter((c) => c.callee.type === 'MemberExpression' && !c.callee.computed &&
+        ['reduce', 'reduceRight'].includes(c.callee.property.name) && c.arguments.length === 1), offset, (c) => c.callee.property.start);
+      for (const call of calls) reduceInitial(ctx, call);
       break;
     }
     case 'iterate': {
@@ -84,6 +108,116 @@ function nearest(nodes: SyntaxNode[], offset: number | undefined, at: (n: Syntax
   return [...pool].sort((a, b) => Math.abs(at(a) - offset) - Math.abs(at(b) - offset) || (a.end - a.start) - (b.end - b.start)).slice(0, MAX_SITES);
 }
 
+const DATE_METHODS = /^(get|set|to)(Time|FullYear|Month|Date|Day|Hours|Minutes|Seconds|Milliseconds|UTC\w*|ISOString|JSON|Locale\w*String|DateString|TimeString|TimezoneOffset)$/;
+const NUMBER_METHODS = new Set(['toFixed', 'toPrecision', 'toExponential']);
+const LIST_METHODS = new Set(['map', 'filter', 'forEach', 'reduce', 'some', 'every', 'find', 'findIndex', 'flatMap', 'sort', 'join', 'includes']);
+
+/** `x.m()` throwing `x.m is not a function`: `x` converted to the type `m` belongs to. */
+function coercions(ctx: MutationContext, call: SyntaxNode): void {
+  const callee = call.callee;
+  if (callee.type !== 'MemberExpression' || callee.computed || callee.object.type === 'Super') return;
+  const receiver = callee.object as SyntaxNode;
+  const name = callee.property.name as string;
+  const conversions: string[] = [];
+  if (DATE_METHODS.test(name)) conversions.push(`new Date(${ctx.text(receiver)})`);
+  else if (NUMBER_METHODS.has(name)) conversions.push(`Number(${ctx.text(receiver)})`);
+  else if (STRING_MEMBERS.has(name)) conversions.push(`String(${ctx.text(receiver)})`);
+  else if (LIST_METHODS.has(name)) conversions.push(`Object.values(${ctx.text(receiver)})`, `Array.from(${ctx.text(receiver)})`);
+  for (const text of conversions) {
+    ctx.add('coercion', PRIORS.coercion, call, [ctx.replaceNode(receiver, text, Precedence.call)], `convert \`${ctx.text(receiver)}\` for \`.${name}()\`: ${text} at ${ctx.position(receiver.start)}`);
+  }
+}
+
+/** The identity of the operation a reducer computes, read from what it returns. */
+export function reducerIdentity(ctx: MutationContext, reducer: SyntaxNode): string | undefined {
+  if (reducer.type !== 'ArrowFunctionExpression' && reducer.type !== 'FunctionExpression') return undefined;
+  let result: SyntaxNode | undefined = reducer.expression ? reducer.body : undefined;
+  if (!result) {
+    for (const ret of ctx.nodes('ReturnStatement')) if (ctx.functionOf(ret) === reducer && ret.argument) result = ret.argument;
+  }
+  while (result?.type === 'ParenthesizedExpression') result = result.expression;
+  if (!result) return undefined;
+  switch (result.type) {
+    case 'BinaryExpression': {
+      if (result.operator === '*') return '1';
+      if (result.operator !== '+' && result.operator !== '-') return undefined;
+      return hasStringTerm(result) ? "''" : '0';
+    }
+    case 'TemplateLiteral': return "''";
+    case 'ArrayExpression': return '[]';
+    case 'ObjectExpression': return '{}';
+    case 'LogicalExpression': return result.operator === '&&' ? 'true' : result.operator === '||' ? 'false' : undefined;
+    case 'CallExpression': {
+      const callee = ctx.text(result.callee).replace(/\s+/g, '');
+      if (callee === 'Math.max') return '-Infinity';
+      if (callee === 'Math.min') return 'Infinity';
+      if (callee.endsWith('.concat')) return '[]';
+      return undefined;
+    }
+    default: return undefined;
+  }
+}
+
+/** Whether a `+` chain adds a string literal or template anywhere (`acc + ', ' + x`). */
+function hasStringTerm(node: SyntaxNode): boolean {
+  if (node.type === 'TemplateLiteral' || (node.type === 'Literal' && typeof node.value === 'string')) return true;
+  return node.type === 'BinaryExpression' && node.operator === '+' && (hasStringTerm(node.left) || hasStringTerm(node.right));
+}
+
+function reduceInitial(ctx: MutationContext, call: SyntaxNode): void {
+  const reducer = call.arguments[0] as SyntaxNode;
+  const identity = reducerIdentity(ctx, reducer);
+  const values = identity ? [identity] : ['0', "''", '[]'];
+  values.forEach((value, i) => {
+    ctx.add('reduce-initial', PRIORS.reduceInitial - i * 0.02, call, [{ start: reducer.end, end: reducer.end, text: `, ${value}` }],
+      `start \`.${call.callee.property.name}\` from \`${value}\` at ${ctx.position(reducer.end)}`);
+  });
+}
+
+/** The `.`/`[` tokens of a member chain from `member` out to its end (`a.b.c.d` at `.c`: `.c`, `.d`). */
+function laterLevels(ctx: MutationContext, member: SyntaxNode): SyntaxNode[] {
+  const levels: SyntaxNode[] = [member];
+  let current = member;
+  for (;;) {
+    const parent = ctx.parent(current);
+    if (!parent) break;
+    if (parent.type === 'MemberExpression' && ctx.key(current) === 'object') levels.push(parent);
+    else if (!(parent.type === 'CallExpression' && ctx.key(current) === 'callee')) break;
+    current = parent;
+  }
+  return levels;
+}
+
+/** The member levels of the chain `member` reads from, root first (`a.b.c`: `a.b`, `a.b.c`). */
+function earlierLevels(member: SyntaxNode): SyntaxNode[] {
+  const levels: SyntaxNode[] = [];
+  for (let current: SyntaxNode = member; current.type === 'MemberExpression'; current = current.object) levels.unshift(current);
+  return levels;
+}
+
+/** An edit making one member level optional, or undefined when it is already or cannot be. */
+function optionalEdit(ctx: MutationContext, level: SyntaxNode): Edit | undefined {
+  if (level.optional || level.object.type === 'Super') return undefined;
+  const dot = level.computed
+    ? ctx.source.findOperator(level.object.end, level.property.start, ['[', '?.['])
+    : ctx.source.findOperator(level.object.end, level.property.start, ['.', '?.']);
+  if (!dot || (dot.text !== '.' && dot.text !== '[')) return undefined;
+  return dot.text === '.' ? { start: dot.start, end: dot.end, text: '?.' } : { start: dot.start, end: dot.start, text: '?.' };
+}
+
+/** `?.` at every level from the one that threw to the end of the chain, and at every level of the chain. */
+function chainsAtEveryLevel(ctx: MutationContext, member: SyntaxNode): void {
+  const single = optionalEdit(ctx, member);
+  if (!single) return;
+  const later = laterLevels(ctx, member).map((l) => optionalEdit(ctx, l)).filter((e): e is Edit => e !== undefined);
+  const all = [...earlierLevels(member), ...laterLevels(ctx, member).slice(1)].map((l) => optionalEdit(ctx, l)).filter((e): e is Edit => e !== undefined);
+  const variants: Array<[Edit[], string]> = [[later, 'from the level that threw on'], [all, 'at every level of the chain']];
+  for (const [edits, where] of variants) {
+    if (edits.length < 2) continue;
+    ctx.add('optional-chain-all', PRIORS.optionalChainAll, member, edits, `use optional chaining \`?.\` ${where} (${edits.length} levels) at ${ctx.position(edits[0].start)}`);
+  }
+}
+
 function memberRepairs(ctx: MutationContext, member: SyntaxNode, isWrite: boolean, wasUndefined: boolean): void {
   const object = member.object as SyntaxNode;
   const property = member.computed ? undefined : (member.property.name as string);
@@ -98,6 +232,7 @@ function memberRepairs(ctx: MutationContext, member: SyntaxNode, isWrite: boolea
     if (dot && (dot.text === '.' || dot.text === '[')) {
       const edit: Edit = dot.text === '.' ? { start: dot.start, end: dot.end, text: '?.' } : { start: dot.start, end: dot.start, text: '?.' };
       ctx.add('optional-chain', PRIORS.nullSafetyAtThrow, anchor, [edit], `use optional chaining \`?.\` at ${ctx.position(dot.start)}`);
+      chainsAtEveryLevel(ctx, member);
       // What the member is used as next decides the fallback: `(a?.b ?? 0) * 2`.
       const usedAs = defaultForUse(ctx, member);
       if (usedAs) {
