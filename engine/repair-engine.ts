@@ -12,6 +12,7 @@ import type { CandidateReport, EngineEvent, RepairResult } from './repair-report
 import { runBaseline } from './oracle/original-runs.ts';
 import { notApplied, oracleCases, oracleRule, type OracleOptions } from './oracle/oracle-cases.ts';
 import { MovedThrows } from './oracle/moved-throw.ts';
+import { unknownFreeNames } from '../core/block-free-names.ts';
 
 export interface RepairOptions {
   /** Sandbox pool the trials run in (shared between jobs). */
@@ -62,6 +63,10 @@ export interface RepairOptions {
  */
 export async function repairBlock(block: Block, jobCases: Case[], options: RepairOptions): Promise<RepairResult> {
   const started = performance.now();
+  // A name the block reads that no trial defines throws ReferenceError in every trial, whatever the
+  // candidate: the only "fixes" a search could find delete the logic that reads it. Say so instead.
+  const unseen = unknownFreeNames(block.source, block.uses ?? [], block.entry);
+  if (unseen.length > 0) return cannotSee(jobCases, unseen, started, options.onEvent);
   let cases = jobCases;
   const budgetMs = options.budgetMs ?? 30_000;
   const deadline = started + budgetMs;
@@ -340,6 +345,29 @@ export async function repairBlock(block: Block, jobCases: Case[], options: Repai
   }
 }
 
+function cannotSee(cases: Case[], unseen: string[], started: number, onEvent: RepairOptions['onEvent']): RepairResult {
+  const warning = `the block reads ${unseen.join(', ')}, which ${unseen.length === 1 ? 'is' : 'are'} not declared in it, not a standard global and not in its uses: a trial cannot see ${unseen.length === 1 ? 'it' : 'them'}, so no search was run (pass ${unseen.length === 1 ? 'it' : 'them'} in uses)`;
+  const result: RepairResult = {
+    plausible: false,
+    synchronous: false,
+    candidates: [],
+    baseline: { results: [], ms: 0 },
+    cases,
+    knownGood: 0,
+    warnings: [warning],
+    localisation: [],
+    generated: 0,
+    tried: 0,
+    trials: 0,
+    ms: performance.now() - started,
+    stoppedBy: 'cannot-see',
+    cannotSee: unseen,
+  };
+  onEvent?.({ type: 'warning', message: warning });
+  onEvent?.({ type: 'done', result });
+  return result;
+}
+
 async function localise(block: Block, cases: Case[], baseline: TrialReport, pool: SandboxPool, limits?: Partial<SandboxLimits>) {
   const throwOffsets = baseline.results.flatMap((r) => (r.error?.offset !== undefined ? [r.error.offset] : []));
   let runs: { passed: boolean; covered: number[] }[] = [];
@@ -395,6 +423,7 @@ function feedbackFrom(candidates: CandidateReport[]) {
 }
 
 export function describeFailure(t: TrialResult): string {
+  if (t.outcome === 'replay-miss') return `${t.caseId}: unverifiable (replay miss): ${t.error?.message ?? 'a dependency call the recorded calls cannot answer'}`;
   if (t.error) return `${t.caseId}: ${t.outcome} ${t.error.name}: ${t.error.message}`;
   if (t.outcome === 'wrong-result') return `${t.caseId}: wrong result ${JSON.stringify(t.actual)?.slice(0, 200)}`;
   return `${t.caseId}: ${t.outcome}`;

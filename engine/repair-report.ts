@@ -59,8 +59,13 @@ export interface RepairResult {
   ms: number;
   /** Milliseconds from start to the first plausible candidate. */
   firstPlausibleMs?: number;
-  /** Why the search ended. */
-  stoppedBy: 'exhausted' | 'budget' | 'candidate-limit' | 'converged' | 'nothing-to-repair' | 'aborted';
+  /** Why the search ended ('cannot-see': the block reads names no trial can define, see `cannotSee`). */
+  stoppedBy: 'exhausted' | 'budget' | 'candidate-limit' | 'converged' | 'nothing-to-repair' | 'aborted' | 'cannot-see';
+  /**
+   * Outside names the block reads that are neither declared in it, standard globals nor among its
+   * `uses`: every trial would throw ReferenceError on them, so the engine did not search.
+   */
+  cannotSee?: string[];
   /** Token usage and cost of the LLM generator, when it ran. */
   llm?: { requests: number; failures: number; promptTokens: number; completionTokens: number; costUsd: number };
 }

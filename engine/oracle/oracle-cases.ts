@@ -6,8 +6,16 @@
  * it returns normally its answer (value and argument state after the call) becomes a case of kind
  * 'generated' that every candidate must pass like a recorded call. Where the original throws the
  * input is dropped: a patch may answer differently there.
+ *
+ * A block that reads outside names (`uses`) runs each input in the world of a job's case (its
+ * values, call log and receiver; core/world.ts), trying the worlds of the job in turn: the first in
+ * which the original answers gives the case its world, with the calls the original made there as
+ * the calls every candidate must make. An input on which the original makes a call no world's log
+ * can answer is dropped: nothing says what the dependency would have answered.
  */
-import type { Block, Case, SandboxLimits, TrialResult } from '../../core/types.ts';
+import type { Block, Case, SandboxLimits, TrialResult, TrialWorld } from '../../core/types.ts';
+import type { CallWorld } from '../../core/world.ts';
+import { comparedCalls } from '../sandbox/world-replay.ts';
 import type { SandboxPool } from '../sandbox/sandbox-pool.ts';
 import { invariantViolation, type BehaviourInvariants } from '../scoring/behaviour-invariants.ts';
 import { generateInputs } from './input-variations.ts';
@@ -38,7 +46,12 @@ export interface OracleReport {
   misbehaved: number;
   /** Inputs on which the original answered differently when run again (dropped). */
   unstable: number;
+  /** Inputs on which the original made a dependency call no world of the job can answer (dropped). */
+  replayMisses: number;
 }
+
+/** Most distinct worlds of a job an input is tried in. */
+const MAX_WORLDS = 4;
 
 /**
  * The rule applies to a bug whose failures are throws: the original compiles, no case is a test script,
@@ -54,7 +67,7 @@ export function oracleRule(cases: readonly Case[], failingIds: ReadonlySet<strin
 }
 
 export function notApplied(reason: string): OracleReport {
-  return { applied: false, reason, generated: 0, cases: 0, originalThrew: 0, limits: 0, misbehaved: 0, unstable: 0 };
+  return { applied: false, reason, generated: 0, cases: 0, originalThrew: 0, limits: 0, misbehaved: 0, unstable: 0, replayMisses: 0 };
 }
 
 /**
@@ -77,25 +90,41 @@ export async function oracleCases(
   report.generated = inputs.length;
   if (inputs.length === 0) return { cases: [], results: [], trials: 0, report };
 
-  // The sandbox reports the value and the arguments' state after the call for no-throw checks.
-  const probes: Case[] = inputs.map((input, i) => ({ id: `generated-${i + 1}`, kind: 'generated', check: 'no-throw', args: input.args }));
-  const first = await runBaseline(pool, block, probes, limits);
+  // The sandbox reports the value and the arguments' state after the call for no-throw checks
+  // (and, in a world, the calls answered and the values after).
+  const worlds = jobWorlds(cases, failingIds);
+  const probes: { input: number; world?: CallWorld; probe: Case }[] = inputs.flatMap((input, i) => {
+    const probe: Case = { id: `generated-${i + 1}`, kind: 'generated', check: 'no-throw', args: input.args };
+    if (worlds.length === 0) return [{ input: i, probe }];
+    // A probe expects no effects: the world's values after belong to its own call, not to this input.
+    return worlds.map((world, k) => ({ input: i, world, probe: { ...probe, id: `${probe.id}-w${k + 1}`, world: withoutEffects(world) } }));
+  });
+  const first = await runBaseline(pool, block, probes.map((p) => p.probe), limits);
   let trials = first.trials;
+  const byId = new Map(first.results.map((r) => [r.caseId, r]));
   const answered: Case[] = [];
-  for (const r of first.results) {
-    const probe = probes.find((p) => p.id === r.caseId)!;
-    if (r.outcome === 'threw') report.originalThrew++;
-    else if (r.outcome !== 'pass') report.limits++;
-    else if (invariantViolation(invariants, r)) report.misbehaved++;
-    else {
-      answered.push({
-        ...probe,
-        check: 'value',
-        expect: r.actual === undefined ? { $t: 'undefined' } : r.actual,
-        ...(r.actualArgsAfter ? { argsAfter: r.actualArgsAfter } : {}),
-      });
+  inputs.forEach((input, i) => {
+    const tried = probes.filter((p) => p.input === i).map((p) => ({ ...p, result: byId.get(p.probe.id) }));
+    const kept = tried.find((t) => t.result?.outcome === 'pass' && !invariantViolation(invariants, t.result));
+    if (!kept) {
+      const outcomes = tried.map((t) => t.result?.outcome);
+      if (outcomes.includes('pass')) report.misbehaved++;
+      else if (outcomes.includes('threw') || outcomes.includes('wrong-result')) report.originalThrew++;
+      else if (outcomes.includes('replay-miss')) report.replayMisses++;
+      else report.limits++;
+      return;
     }
-  }
+    const r = kept.result!;
+    answered.push({
+      id: `generated-${i + 1}`,
+      kind: 'generated',
+      check: 'value',
+      args: input.args,
+      expect: r.actual === undefined ? { $t: 'undefined' } : r.actual,
+      ...(r.actualArgsAfter ? { argsAfter: r.actualArgsAfter } : {}),
+      ...(kept.world ? { world: answeredWorld(kept.world, r.world) } : {}),
+    });
+  });
   if (answered.length === 0) return { cases: [], results: [], trials, report };
 
   // Judged as every candidate will be: after the job's known-good cases, in one context, by snapshot
@@ -108,4 +137,39 @@ export async function oracleCases(
   report.unstable = answered.length - kept.length;
   report.cases = kept.length;
   return { cases: kept, results: kept.map((c) => passed.get(c.id)!), trials, report };
+}
+
+/** The distinct worlds of the job's cases, those of known-good cases first (their logs are whole). */
+function jobWorlds(cases: readonly Case[], failingIds: ReadonlySet<string>): CallWorld[] {
+  const ordered = [...cases.filter((c) => !failingIds.has(c.id)), ...cases.filter((c) => failingIds.has(c.id))];
+  const seen = new Set<string>();
+  const out: CallWorld[] = [];
+  for (const c of ordered) {
+    if (!c.world || out.length >= MAX_WORLDS) continue;
+    const key = JSON.stringify(c.world);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(c.world);
+  }
+  return out;
+}
+
+function withoutEffects(world: CallWorld): CallWorld {
+  const { usesAfter: _uses, thisAfter: _receiver, ...rest } = world;
+  return rest;
+}
+
+/**
+ * The world of a generated case: the world it ran in, with the calls the original made there (a
+ * prefix of the log: each call answered was the next logged one) and the values it left.
+ */
+function answeredWorld(world: CallWorld, did: TrialWorld | undefined): CallWorld {
+  const out: CallWorld = { uses: world.uses, calls: comparedCalls(world).slice(0, did?.calls ?? 0) };
+  if (world.sources) out.sources = world.sources;
+  if (did?.usesAfter) out.usesAfter = did.usesAfter;
+  if (Object.hasOwn(world, 'this')) {
+    out.this = world.this;
+    if (did && Object.hasOwn(did, 'thisAfter')) out.thisAfter = did.thisAfter;
+  }
+  return out;
 }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Redis } from 'ioredis';
+import type { CallWorld } from '../../core/world.ts';
 import type { ManifestPatch, PatchMode, PatchStatus } from '../../core/wire.ts';
 import type { OutcomeDecision as LifecycleOutcome, OutcomeRules } from '../patch-lifecycle.ts';
 import { RedisKeys } from './redis-keys.ts';
@@ -69,6 +70,8 @@ export interface StoredFailureCase {
   /** The failure came from running this patch (the input counts against it). */
   patchId?: string;
   error: { name: string; message: string };
+  /** The `uses` values, calls made before the throw and receiver of the failing call (core/world.ts). */
+  world?: CallWorld;
 }
 
 export interface StoredRecordedCall {
@@ -76,6 +79,8 @@ export interface StoredRecordedCall {
   result: unknown;
   argsAfter: unknown[];
   at: string;
+  /** The world of the call (core/world.ts). */
+  world?: CallWorld;
 }
 
 export interface PatchRecord extends ManifestPatch {
