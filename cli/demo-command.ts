@@ -16,7 +16,7 @@ import type { CandidateReport } from '../engine/repair-report.ts';
 import type { RepairJobReport } from '../worker/repair-job-report.ts';
 import { startRepairWorker, type RepairJobProgress, type RepairWorkerHandle } from '../worker/repair-worker.ts';
 import { AdminClient } from './admin-client.ts';
-import { publicKeyFingerprint } from './key-fingerprint.ts';
+import { publicKeyId } from './key-id.ts';
 import { deleteKeysUnder } from '../service/store/key-scan.ts';
 
 export interface DemoOptions {
@@ -100,7 +100,7 @@ export async function runDemo(o: DemoOptions): Promise<number> {
       : 'generators: offline mutation engine only (set OPENAI_API_KEY, and SUTURE_LLM_MODEL, to add the LLM generator)');
     const admin = new AdminClient({ url, token: adminToken, actor: 'demo' });
     const { publicKey } = await admin.getPublic<{ publicKey: string }>('/v1/public-key');
-    out(`patch-signing key: Ed25519, public key ${publicKeyFingerprint(publicKey)} (the game verifies every patch with it)`);
+    out(`patch-signing key: Ed25519, public key ${publicKeyId(publicKey)} (the game verifies every patch with it)`);
 
     section('2. The game runs; the SDK records calls that work');
     game = new DemoGame({ url, token: appToken, publicKey, waitForFixMs: o.deadlineMs });
@@ -161,7 +161,7 @@ export async function runDemo(o: DemoOptions): Promise<number> {
     out(`  patch ${patch.id}: version ${patch.version} of block ${patch.blockId}, status ${patch.status}, rollout ${Math.round(patch.rollout * 100)}%`);
     out(`  checked against: ${describeEvidence(patch.evidence)}`);
     out(`  signature (Ed25519 over id, app, block, source hash, version, source, evidence): ${patch.signature.slice(0, 24)}…`);
-    out(`  signed by key ${publicKeyFingerprint(publicKey)}: ${verifyPatchSignature(patch, publicKey) ? 'signature verifies' : 'SIGNATURE DOES NOT VERIFY'}`);
+    out(`  signed by key ${publicKeyId(publicKey)}: ${verifyPatchSignature(patch, publicKey) ? 'signature verifies' : 'SIGNATURE DOES NOT VERIFY'}`);
     out('  the daemon announces it on the manifest stream (SSE); SDK instances verify it before running it');
 
     section('6. The game continues on the patch');

@@ -5,7 +5,7 @@
  * loader. tsx rewrites functions it compiles, so `fn.toString()` can't be used to ship this into
  * a sandbox; the file text is the single source of truth instead.
  *
- * Encoding (see DESIGN.md "Vocabulary" and core/snapshot.ts for the full table):
+ * Encoding (core/snapshot.ts has the full table):
  *   plain JSON values encode as themselves; everything else is an object with a reserved "$t" key.
  *   Shared references and cycles: the first occurrence of an object that is seen again gets an
  *   "$id" (a JSON array is wrapped as {"$t":"array","$id":n,"items":[...]}) and later occurrences

@@ -1,5 +1,5 @@
 /**
- * Snapshot encoding: a lossless JSON encoding of a JS value graph (DESIGN.md "Vocabulary").
+ * Snapshot encoding: a lossless JSON encoding of a JS value graph (docs/architecture.md, "Vocabulary").
  *
  * The codec itself lives in `snapshot-codec.js`, a plain script, because the very same text runs
  * inside every isolated-vm sandbox context (where it encodes results under the time limit) and

@@ -1,5 +1,5 @@
 /**
- * HTTP wire types between the SDK and the daemon (issue 3 / issue 4). Defined once here; the daemon
+ * HTTP wire types between the SDK and the daemon. Defined once here; the daemon
  * validates them with schemas at its edge, the SDK builds them. Values inside are snapshot-encoded.
  */
 import type { Encoded } from './types.ts';

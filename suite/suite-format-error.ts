@@ -1,5 +1,5 @@
 /**
- * A suite on disk does not follow the layout in DESIGN.md "Benchmark suites".
+ * A suite on disk does not follow the layout in bench/suites/README.md.
  * Carries the offending file and the field inside it so a suite author can go straight to it.
  */
 export class SuiteFormatError extends Error {

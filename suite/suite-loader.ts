@@ -1,5 +1,5 @@
 /**
- * Loads a benchmark suite from disk (layout in DESIGN.md "Benchmark suites") into engine types.
+ * Loads a benchmark suite from disk (layout in bench/suites/README.md) into engine types.
  * Every file is validated up front so a broken suite fails before a long benchmark run, with an
  * error naming the file and the field.
  */

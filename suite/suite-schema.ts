@@ -1,5 +1,5 @@
 /**
- * The on-disk shapes of a benchmark suite (DESIGN.md "Benchmark suites"), as zod schemas,
+ * The on-disk shapes of a benchmark suite (layout in bench/suites/README.md), as zod schemas,
  * and the mapping from a case as written in a suite file to the engine's core `Case`.
  */
 import { z } from 'zod';

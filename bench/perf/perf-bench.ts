@@ -1,5 +1,5 @@
 /**
- * Every performance figure of issue 7 in one run, each as a ratio against a baseline measured in
+ * Every performance figure of the README's "Performance" section in one run, each as a ratio against a baseline measured in
  * the same run (the machines are shared and noisy, absolute numbers drift).
  *
  *   npm run bench:perf [-- --json FILE] [-- --only sdk,sandbox,service,scaling]

@@ -10,8 +10,8 @@ import * as acorn from 'acorn';
 import * as walk from 'acorn-walk';
 
 export type TestSplit =
-  | { mode: 'asserts'; asserts: string[]; /** Statements of the test body that were not asserts and were dropped. */ dropped: string[] }
-  | { mode: 'whole'; script: string; reason: string };
+  | { by: 'asserts'; asserts: string[]; /** Statements of the test body that were not asserts and were dropped. */ dropped: string[] }
+  | { by: 'whole'; script: string; reason: string };
 
 export class TestSplitError extends Error {
   readonly code = 'SUTURE_TEST_SPLIT';
@@ -40,7 +40,7 @@ export function splitHumanEvalTest(test: string): TestSplit {
   const body = fn.body.body;
 
   const whole = (reason: string): TestSplit => ({
-    mode: 'whole',
+    by: 'whole',
     script: `${test.slice(declaration.start, declaration.end)}\n${name}()\n`,
     reason,
   });
@@ -71,7 +71,7 @@ export function splitHumanEvalTest(test: string): TestSplit {
   if (asserts.length === 0) return whole('the test has no top-level console.assert');
 
   return {
-    mode: 'asserts',
+    by: 'asserts',
     asserts: asserts.map((s) => test.slice(s.start, s.end)),
     dropped: others.map((s) => test.slice(s.start, s.end)),
   };

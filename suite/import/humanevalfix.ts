@@ -1,6 +1,6 @@
 /**
- * Converts HumanEvalPack JavaScript records (HumanEvalFix) into the suite layout of DESIGN.md
- * "Benchmark suites": one bug dir per task, the reference fix beside it, and the task's asserts
+ * Converts HumanEvalPack JavaScript records (HumanEvalFix) into the suite layout of
+ * bench/suites/README.md: one bug dir per task, the reference fix beside it, and the task's asserts
  * split into visible and hidden cases by a fixed rule so figures stay comparable across runs:
  *
  * take the test function's top-level `console.assert(...)` statements A0…An-1 in order;
@@ -163,7 +163,7 @@ async function importTask(record: HumanEvalRecord, bugsDir: string, runner: Scri
   const split = splitHumanEvalTest(record.test);
   let visible: ScriptCase[];
   let hidden: ScriptCase[];
-  if (split.mode === 'whole') {
+  if (split.by === 'whole') {
     visible = [{ script: split.script }];
     hidden = [];
   } else {

@@ -93,6 +93,7 @@ describe('suture admin commands against the real daemon, worker and Redis', () =
     assert.match(again.stderr, /409 cannot approve a patch that is active/);
     assert.equal(keys.code, 0, keys.stderr);
     assert.equal((JSON.parse(keys.stdout) as { publicKey: string }).publicKey, h.daemon.context.keys.publicKeyPem);
+    assert.match((JSON.parse(keys.stdout) as { keyId: string }).keyId, /^SHA256:([0-9a-f]{2}:){7}[0-9a-f]{2}$/, 'the key id, not a "fingerprint" (a bug\'s word)');
     assert.equal(generated.code, 0, generated.stderr);
     assert.ok(existsSync(join(keysDir, 'signing-key.pem')) && existsSync(join(keysDir, 'public-key.pem')));
     const [rollback, regenerate] = await Promise.all([

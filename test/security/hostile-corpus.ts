@@ -98,7 +98,7 @@ export function hostileCorpus(mark: string): HostileProgram[] {
     plain('memory', 'object graph bomb', `(x) => { let o = {}; const keep = [o]; for (;;) { const n = { prev: o, a: [o, o, o, o, o, o, o, o, o, o, o, o, o, o, o, o] }; keep.push(n); o = n; } }`),
     {
       ...plain('memory', 'Array.prototype.fill near the heap limit', `(x) => { let o = {}; const keep = [o]; for (;;) { const n = { prev: o, a: new Array(100).fill(o) }; keep.push(n); o = n; } }`),
-      sdkKnownGap: 'V8 cannot interrupt Array.prototype.fill thrashing at the heap limit (isolated-vm issue #107): neither the timeout nor dispose() stops it',
+      sdkKnownGap: 'V8 cannot interrupt Array.prototype.fill thrashing at the heap limit (a known isolated-vm limitation): neither the timeout nor dispose() stops it',
     },
     // ---- recursion ----
     plain('recursion', 'deep recursion', `(x) => { const f = (n) => f(n + 1) + 1; return f(0); }`),

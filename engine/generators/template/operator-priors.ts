@@ -1,6 +1,6 @@
 /**
- * Prior likelihood that an edit of each kind is a real fix. Hand-set to follow the ordering in DESIGN.md's
- * literature section (operator and constant changes, null guards and variable swaps fix real bugs often;
+ * Prior likelihood that an edit of each kind is a real fix. Hand-set to follow the program-repair
+ * literature (operator and constant changes, null guards and variable swaps fix real bugs often;
  * statement deletion and constant returns are typical of overfitted patches): null safety at a TypeError's
  * throw site, then operator and constant changes, variable misuse, arithmetic operators, term deletion and
  * missing `+1`, swaps, method misuse, wrapping, and last the overfitting-prone deletions.

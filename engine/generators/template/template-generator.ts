@@ -86,7 +86,7 @@ function earlyErrorRanges(ctx: MutationContext, suspicious: readonly SuspiciousR
  *
  * `suspicious` offsets and `errorInfo.offset` index the ORIGINAL source (map offsets from an instrumented run
  * back with `instrumentForCoverage(...).originalOffset`). With an empty `suspicious` list all locations tie.
- * Throws `BlockParseError` (code `BLOCK_PARSE_ERROR`) on the first `next()` when the block itself does not parse.
+ * Throws `BlockParseError` (code `SUTURE_BLOCK_PARSE`) on the first `next()` when the block itself does not parse.
  */
 export function* generateTemplateCandidates(
   block: Block,
