@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { BugRecord, PatchRecord } from '../service/store/service-store.ts';
+import { noPatchReason } from '../service/bug-status.ts';
 import { evidenceCounts, evidenceWarning, FAILING_INPUTS_ONLY } from '../core/patch-evidence.ts';
 import type { AdminClient } from './admin-client.ts';
 import { adminCommand, age, runAdmin, table } from './admin-command.ts';
@@ -36,12 +37,18 @@ export async function readStatus(client: AdminClient, app?: string): Promise<Ser
   return { apps, bugs: perApp.flatMap((p) => p.bugs), jobs, patches: perApp.flatMap((p) => p.patches).sort((a, b) => b.createdAt - a.createdAt) };
 }
 
+/** Bugs, then why no patch will come for each bug where none will (a `cannot-see` bug names what to pass in `uses`). */
 export function bugsTable(bugs: BugRecord[]): string {
   if (!bugs.length) return '(no bugs)';
-  return table(
+  const rows = table(
     ['FINGERPRINT', 'APP', 'BLOCK', 'STATUS', 'SEEN', 'LAST', 'PATCH', 'ERROR'],
     bugs.map((b) => [b.fingerprint.slice(0, 16), b.app, b.blockId, b.status, b.count, age(b.lastSeen), b.patchId ?? '', `${b.errorName}: ${b.firstMessage}`]),
   );
+  const notes = bugs.flatMap((b) => {
+    const reason = noPatchReason(b);
+    return reason === null ? [] : [`${b.status === 'cannot-see' ? '⚠ ' : ''}${b.fingerprint.slice(0, 16)} ${b.status}: ${reason}`];
+  });
+  return [rows, ...notes].join('\n');
 }
 
 export function jobsTable(jobs: JobRow[]): string {

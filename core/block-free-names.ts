@@ -349,3 +349,9 @@ export function unknownFreeNames(source: string, uses: readonly string[] = [], e
   const given = new Set(uses);
   return names.outside.filter((n) => !REALM_GLOBALS.has(n) && !given.has(n));
 }
+
+/** What a block that reads names suture cannot see is told: "block 'price' reads RATES, which suture cannot see; pass it in uses". */
+export function cannotSeeMessage(blockId: string, names: readonly string[]): string {
+  const list = names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+  return `block '${blockId}' reads ${list}, which suture cannot see; pass ${names.length === 1 ? 'it' : 'them'} in uses`;
+}

@@ -2,6 +2,7 @@
  * HTTP wire types between the SDK and the daemon. Defined once here; the daemon
  * validates them with schemas at its edge, the SDK builds them. Values inside are snapshot-encoded.
  */
+import type { PatchStatus } from './patch-status.ts';
 import type { Encoded } from './types.ts';
 import type { CallWorld } from './world.ts';
 
@@ -33,7 +34,32 @@ export interface BlockIdentity {
 
 export interface FailureAck {
   fingerprint: string;
+  /** The repair job of the bug's round (none is queued for a `cannot-see` bug). */
   jobId: string;
+  /** The report's request id was seen before: nothing was stored again. */
+  duplicate?: boolean;
+  /**
+   * The bug's status after this report: `new` (a job is queued), `repairing`, `patched`,
+   * `unpatched`, `failed`, `rolled-back`, `rejected`, or `cannot-see`: the block reads outside
+   * names (`names`) that are neither standard globals nor in its `uses`, so suture will not
+   * search it (a trial would run it without them); the failure is stored all the same.
+   */
+  status?: string;
+  /** Status `cannot-see`: the names. */
+  names?: string[];
+  /** Status `cannot-see`: "block 'price' reads RATES, which suture cannot see; pass it in uses". */
+  message?: string;
+}
+
+/** The long poll's answer when no patch will come for the bug (GET /v1/failures/:fingerprint/patch). */
+export interface NoPatchAnswer {
+  status: 'no-patch';
+  /** The bug's status (`cannot-see`, `unpatched`, `failed`, `rejected`). */
+  bugStatus: string;
+  /** Why, in words. */
+  reason: string;
+  /** Bug status `cannot-see`: the names suture cannot see. */
+  names?: string[];
 }
 
 /** One recorded successful call. */
@@ -54,7 +80,7 @@ export interface RecordedCasesBatch {
   blocks: (BlockIdentity & { calls: RecordedCall[] })[];
 }
 
-export type PatchStatus = 'pending-approval' | 'canary' | 'active' | 'rolled-back' | 'rejected' | 'superseded';
+export type { PatchStatus } from './patch-status.ts';
 
 /**
  * How an SDK uses a live patch. `fallback` (every new patch): the block runs as written and the

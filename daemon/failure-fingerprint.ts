@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto';
+import { sourceHash } from '../core/source-hash.ts';
 
 // The one-shot hash skips building a Hash object per call: ingest hashes three strings per report.
 export const sha256 = (text: string): string => hash('sha256', text, 'hex');
@@ -10,12 +11,12 @@ const sourceHashes = new Map<string, string>();
 const SOURCE_HASHES_MAX = 1024;
 const CACHED_SOURCE_MAX_CHARS = 16_384;
 
-/** sha256 of a block source, cached for recently seen sources. */
+/** core's sourceHash of a block source, cached for recently seen sources. */
 export function sourceHashOf(source: string): string {
-  if (source.length > CACHED_SOURCE_MAX_CHARS) return sha256(source);
+  if (source.length > CACHED_SOURCE_MAX_CHARS) return sourceHash(source);
   let h = sourceHashes.get(source);
   if (h === undefined) {
-    h = sha256(source);
+    h = sourceHash(source);
     if (sourceHashes.size >= SOURCE_HASHES_MAX) sourceHashes.clear();
     sourceHashes.set(source, h);
   }
@@ -57,16 +58,29 @@ export interface FingerprintInput {
   blockId: string;
   source: string;
   error: { name: string; message: string; stack?: string };
+  /** The outside names the block is given (`uses`), in any order. */
+  uses?: readonly string[];
 }
 
 /**
  * Identity of a bug: hash of (app, block id, sha256 of the block source, error name, normalised
- * message, top frame). 32 hex characters; also the BullMQ job id of the bug's repair job.
+ * message, top frame, and the block's `uses` names when it has any). 32 hex characters; also the
+ * BullMQ job id of the bug's repair job. A block given other `uses` is another bug: its failing
+ * inputs carry the values of those names, which the earlier ones lack (so a block that was
+ * `cannot-see` and now passes the names it reads opens a fresh bug, which is searched).
  */
-export function failureFingerprint(input: FingerprintInput): { fingerprint: string; sourceHash: string; message: string; frame: string } {
+export function failureFingerprint(input: FingerprintInput): { fingerprint: string; sourceHash: string; message: string; frame: string; uses: string[] } {
   const sourceHash = sourceHashOf(input.source);
   const message = normaliseMessage(input.error.message);
   const frame = topFrame(input.error.stack);
-  const fingerprint = sha256([input.app, input.blockId, sourceHash, input.error.name, message, frame].join('\u0000')).slice(0, 32);
-  return { fingerprint, sourceHash, message, frame };
+  const parts = [input.app, input.blockId, sourceHash, input.error.name, message, frame];
+  const uses = usesKey(input.uses);
+  if (uses.length > 0) parts.push(uses.join(','));
+  const fingerprint = sha256(parts.join('\u0000')).slice(0, 32);
+  return { fingerprint, sourceHash, message, frame, uses };
+}
+
+/** `uses` names as a bug keeps them: distinct, sorted. */
+export function usesKey(uses: readonly string[] | undefined): string[] {
+  return uses && uses.length > 0 ? [...new Set(uses)].sort() : [];
 }

@@ -15,6 +15,8 @@ const description = { type: 'string', maxLength: 2000 } as const;
 const encodedList = { type: 'array', maxItems: 64, items: {} } as const;
 const fingerprint = { type: 'string', pattern: '^[0-9a-f]{32}$' } as const;
 const patchId = { type: 'string', pattern: '^[0-9a-f]{16}-v[0-9]{1,9}$' } as const;
+/** The outside names a block is given (`uses`): identifiers, each once. */
+const uses = { type: 'array', maxItems: 64, uniqueItems: true, items: { type: 'string', pattern: '^[A-Za-z_$][A-Za-z0-9_$]{0,199}$' } } as const;
 
 export const failureReportSchema = {
   type: 'object',
@@ -28,7 +30,7 @@ export const failureReportSchema = {
       type: 'object',
       additionalProperties: false,
       required: ['id', 'source'],
-      properties: { id: blockId, description, source },
+      properties: { id: blockId, description, source, uses },
     },
     error: {
       type: 'object',
@@ -48,7 +50,14 @@ export const failureReportSchema = {
 
 export const failureAckSchema = {
   type: 'object',
-  properties: { fingerprint: { type: 'string' }, jobId: { type: 'string' }, duplicate: { type: 'boolean' } },
+  properties: {
+    fingerprint: { type: 'string' },
+    jobId: { type: 'string' },
+    duplicate: { type: 'boolean' },
+    status: { type: 'string', description: "the bug's status after the report; 'cannot-see': the block reads names suture cannot see, no job is queued" },
+    names: { type: 'array', items: { type: 'string' }, description: "status 'cannot-see': the names" },
+    message: { type: 'string', description: "status 'cannot-see': what to do, e.g. \"block 'price' reads RATES, which suture cannot see; pass it in uses\"" },
+  },
 } as const;
 
 const recordedCallSchema = {
@@ -77,6 +86,7 @@ export const recordedCasesSchema = {
           id: blockId,
           description,
           source,
+          uses,
           calls: {
             type: 'array',
             maxItems: 1000,
@@ -147,6 +157,18 @@ export const patchWaitParamsSchema = {
   type: 'object',
   required: ['fingerprint'],
   properties: { fingerprint },
+} as const;
+
+/** The long poll's answer when no patch will come for the bug (core/wire.ts NoPatchAnswer). */
+export const noPatchSchema = {
+  type: 'object',
+  required: ['status', 'bugStatus', 'reason'],
+  properties: {
+    status: { type: 'string', enum: ['no-patch'] },
+    bugStatus: { type: 'string' },
+    reason: { type: 'string' },
+    names: { type: 'array', items: { type: 'string' } },
+  },
 } as const;
 
 export const patchWaitQuerySchema = {

@@ -10,6 +10,7 @@ import type { EngineEvent } from '../engine/repair-report.ts';
 import { LlmGenerator } from '../engine/generators/llm/llm-generator.ts';
 import { SandboxPool } from '../engine/sandbox/sandbox-pool.ts';
 import { evidenceFromCases } from '../core/patch-evidence.ts';
+import { cannotSeeMessage, unknownFreeNames } from '../core/block-free-names.ts';
 import { buildJobCases } from './job-cases.ts';
 import { publishPatch, StaleRoundError, type PublishResult } from './patch-publisher.ts';
 import { recheckWinner, type RecheckDifference } from './patch-recheck.ts';
@@ -79,6 +80,13 @@ export async function startRepairWorker(config: SutureConfig, options: { logger?
     }
     const block = await store.getBlock(bug.app, bug.blockId, bug.sourceHash);
     if (!block) throw new UnrecoverableError(`block ${bug.blockId} of bug ${fingerprint} is missing`);
+    // The daemon queues no job for such a block; a requeue (operator, roll-back) may still.
+    const unseen = unknownFreeNames(block.source, bug.uses ?? []);
+    if (unseen.length > 0) {
+      const reason = cannotSeeMessage(bug.blockId, unseen);
+      await store.setBugStatus(fingerprint, round, 'cannot-see', { reason, unseen });
+      return { outcome: 'skipped', reason };
+    }
     await store.setBugStatus(fingerprint, round, 'repairing');
     const cases = buildJobCases(await store.bugCases(fingerprint), await store.recordedCalls(bug.app, bug.blockId, bug.sourceHash));
     const progress: RepairJobProgress = { phase: 'starting', cases: cases.length, tried: 0, plausible: 0, workerPid: process.pid };
@@ -104,7 +112,8 @@ export async function startRepairWorker(config: SutureConfig, options: { logger?
       }
       sendProgress(e.type !== 'candidate');
     };
-    const result = await repairBlock({ source: block.source, description: block.description }, cases, {
+    const target = { source: block.source, description: block.description, ...(bug.uses ? { uses: bug.uses } : {}) };
+    const result = await repairBlock(target, cases, {
       pool,
       generators: config.generators,
       llm,
@@ -115,7 +124,8 @@ export async function startRepairWorker(config: SutureConfig, options: { logger?
     const report = buildJobReport(fingerprint, round, result, config.keepCandidates);
     if (!result.winner) {
       await store.saveReport(fingerprint, round, report);
-      await store.setBugStatus(fingerprint, round, 'unpatched');
+      const reason = `the repair search ended without a plausible candidate (${result.tried} tried, stopped by ${result.stoppedBy})`;
+      await store.setBugStatus(fingerprint, round, 'unpatched', { reason });
       progress.phase = 'done';
       sendProgress(true);
       log.info({ fingerprint, round, stoppedBy: result.stoppedBy, tried: result.tried }, 'no plausible patch');
@@ -127,12 +137,13 @@ export async function startRepairWorker(config: SutureConfig, options: { logger?
     const limits = { cpuMs: config.sandboxCpuMs, wallMs: config.sandboxWallMs, memoryMb: config.sandboxMemoryMb };
     // Every case the search judged candidates on: the job's and those the engine generated.
     const judged = result.cases;
-    const recheck = await recheckWinner({ block: { source: block.source, description: block.description }, winner: result.winner, cases: judged, limits, synchronous: result.synchronous });
+    const recheck = await recheckWinner({ block: target, winner: result.winner, cases: judged, limits, synchronous: result.synchronous });
     report.recheck = recheck;
     progress.recheck = { passed: recheck.passed, total: recheck.total, refused: recheck.refused };
     await store.saveReport(fingerprint, round, report);
     if (recheck.refused) {
-      await store.setBugStatus(fingerprint, round, 'unpatched');
+      const reason = `the search's winner was refused at its re-check in a fresh sandbox (${recheck.passed} of ${recheck.total} cases passed)`;
+      await store.setBugStatus(fingerprint, round, 'unpatched', { reason });
       progress.phase = 'done';
       sendProgress(true);
       log.warn({ fingerprint, round, generator: result.winner.generator, passed: recheck.passed, total: recheck.total, differing: recheck.differing }, 'winner refused: its re-check verdict differs from the search');
@@ -168,7 +179,7 @@ export async function startRepairWorker(config: SutureConfig, options: { logger?
     if (!job) return;
     log.warn({ jobId: job.id, attemptsMade: job.attemptsMade, err: error.message }, 'repair job failed');
     if (job.attemptsMade >= (job.opts.attempts ?? 1) || error instanceof UnrecoverableError) {
-      void store.setBugStatus(job.data.fingerprint, job.data.round, 'failed').catch(() => {});
+      void store.setBugStatus(job.data.fingerprint, job.data.round, 'failed', { reason: `the repair job failed: ${error.message.slice(0, 500)}` }).catch(() => {});
     }
   });
   await worker.waitUntilReady();

@@ -359,7 +359,7 @@ function renderBugs(bugs) {
   },
   el('td', { className: 'mono' }, b.blockId),
   el('td', null, el('span', { className: 'mono' }, b.errorName), ': ', short(b.firstMessage, 80)),
-  el('td', null, badge(b.status)),
+  el('td', { title: b.reason }, badge(b.status), b.unseen ? el('div', { className: 'small bad-text' }, `reads ${b.unseen.join(', ')}: pass in uses`) : null),
   el('td', { className: 'num' }, String(b.count)),
   el('td', { className: 'small' }, time(b.lastSeen))));
   replace($('bugs'), table(['block', 'error', 'status', 'seen', 'last'], rows, 'bugs'));
@@ -403,6 +403,9 @@ function renderBugDetail(detail) {
   const facts = el('dl', { className: 'facts' },
     el('dt', null, 'error'), el('dd', { className: 'mono' }, `${bug.errorName}: ${bug.firstMessage}`),
     el('dt', null, 'status'), el('dd', null, badge(bug.status), bug.patchId ? el('span', { className: 'mono small' }, ` patch ${bug.patchId}`) : null),
+    // Why no patch will come (no plausible candidate, refused at re-check, names suture cannot see).
+    ...(bug.reason ? [el('dt', null, 'why'), el('dd', { className: bug.status === 'cannot-see' ? 'bad-text' : '' }, bug.reason)] : []),
+    ...(bug.uses ? [el('dt', null, 'uses'), el('dd', { className: 'mono small' }, bug.uses.join(', '))] : []),
     el('dt', null, 'seen'), el('dd', null, `${bug.count} × · first ${time(bug.firstSeen)} · last ${time(bug.lastSeen)}`),
     el('dt', null, 'where'), el('dd', { className: 'mono small' }, bug.topFrame || '–'));
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { FailureReport, OutcomeReport, RecordedCall, RecordedCasesBatch, ShadowDisagreement } from '../../core/wire.ts';
+import { cannotSeeMessage, unknownFreeNames } from '../../core/block-free-names.ts';
+import type { FailureAck, FailureReport, OutcomeReport, RecordedCall, RecordedCasesBatch, ShadowDisagreement } from '../../core/wire.ts';
 import type { DaemonContext } from '../daemon-context.ts';
 import { ActivitySeries } from '../dashboard/activity-series.ts';
 import { failureFingerprint, sha256, sourceHashOf } from '../failure-fingerprint.ts';
@@ -52,7 +53,11 @@ export function ingestRoutes(app: FastifyInstance, ctx: DaemonContext): void {
     const body = request.body as FailureReport;
     auth.app(request, body.app);
     const argsJson = checkSnapshot('body/args', body.args, limits);
-    const fp = failureFingerprint({ app: body.app, blockId: body.block.id, source: body.block.source, error: body.error });
+    const fp = failureFingerprint({ app: body.app, blockId: body.block.id, source: body.block.source, error: body.error, uses: body.block.uses });
+    // A block that reads names suture cannot see is stored but not searched: a trial would run it
+    // without them (parsed once per source, cached).
+    const unseen = unknownFreeNames(body.block.source, fp.uses);
+    const cannotSee = unseen.length > 0 ? cannotSeeMessage(body.block.id, unseen) : '';
     let fingerprint = fp.fingerprint;
     // A failure of a patched call belongs to the bug the patch fixed: its input becomes a case of
     // that bug (used when the patch is rolled back and the bug repaired again).
@@ -84,9 +89,18 @@ export function ingestRoutes(app: FastifyInstance, ctx: DaemonContext): void {
       }),
       maxCases: config.maxCasesPerBug,
       fingerprint,
+      uses: fp.uses,
+      unseen,
+      cannotSee,
     });
     metrics.failures.inc({ app: body.app, result: stored.fresh ? 'stored' : 'duplicate' });
-    return reply.code(202).send({ fingerprint, jobId: stored.jobId, ...(stored.fresh ? {} : { duplicate: true }) });
+    const ack: FailureAck = { fingerprint, jobId: stored.jobId, status: stored.status === 'requeue' ? 'new' : stored.status, ...(stored.fresh ? {} : { duplicate: true }) };
+    if (stored.status === 'cannot-see') {
+      ack.names = unseen;
+      ack.message = cannotSee;
+      ctx.log.info({ app: body.app, blockId: body.block.id, fingerprint, names: unseen }, 'not searched: the block reads names suture cannot see');
+    }
+    return reply.code(202).send(ack);
   });
 
   app.post('/v1/cases', {

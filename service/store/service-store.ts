@@ -19,16 +19,23 @@ const SCRIPTS = {
   requeueBug: { numberOfKeys: 1, lua: lua('requeue-bug-1') },
   setBugStatus: {
     numberOfKeys: 1,
-    // Only the worker of the bug's current round may change it (a stale job must not).
+    // Only the worker of the bug's current round may change it (a stale job must not). The change
+    // is announced, so a long poll held for the bug answers at once when no patch will come.
     lua: `if redis.call('HGET', KEYS[1], 'round') ~= ARGV[1] then return 0 end
-          redis.call('HSET', KEYS[1], 'status', ARGV[2], 'updatedAt', ARGV[3]) return 1`,
+          redis.call('HSET', KEYS[1], 'status', ARGV[2], 'updatedAt', ARGV[3])
+          if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'reason', ARGV[4]) else redis.call('HDEL', KEYS[1], 'reason') end
+          if ARGV[6] ~= '' then redis.call('HSET', KEYS[1], 'unseen', ARGV[6]) end
+          local h = redis.call('HMGET', KEYS[1], 'app', 'fingerprint')
+          redis.call('PUBLISH', ARGV[5], cjson.encode({ type = 'bug-status', app = h[1], fingerprint = h[2], status = ARGV[2] }))
+          return 1`,
   },
 } as const;
 
 type ScriptName = keyof typeof SCRIPTS;
 type ScriptRunner = Record<ScriptName, (...args: (string | number)[]) => Promise<unknown>>;
 
-export type BugStatus = 'new' | 'repairing' | 'patched' | 'unpatched' | 'failed' | 'rolled-back' | 'rejected';
+/** What each means, and whether a patch may still come: service/bug-status.ts. */
+export type BugStatus = 'new' | 'repairing' | 'patched' | 'unpatched' | 'failed' | 'rolled-back' | 'rejected' | 'cannot-see';
 
 export interface BugRecord {
   fingerprint: string;
@@ -48,6 +55,12 @@ export interface BugRecord {
   lastSeen: number;
   patchId?: string;
   patchVersion?: number;
+  /** The outside names the block was given with (`uses`), sorted; part of the fingerprint. */
+  uses?: string[];
+  /** Status `cannot-see`: the names the block reads that suture cannot see. */
+  unseen?: string[];
+  /** Why the status is what it is, when no patch will come (see service/bug-status.ts). */
+  reason?: string;
 }
 
 export interface BlockRecord {
@@ -111,6 +124,10 @@ export interface FailureRecord {
   app: string; requestId: string; requestIdTtl: number; now: number; blockId: string; sourceHash: string;
   description: string; source: string; errorName: string; message: string; firstMessage: string; frame: string;
   stack: string; caseHash: string; caseJson: string; maxCases: number; fingerprint: string;
+  /** The block's `uses` names (sorted) and the outside names it reads that are not among them. */
+  uses?: readonly string[]; unseen?: readonly string[];
+  /** Stored as the bug's reason when `unseen` is not empty. */
+  cannotSee?: string;
 }
 
 export interface StoredFailure {
@@ -176,7 +193,7 @@ export class ServiceStore {
         k.block(p.app, p.blockId, p.sourceHash), k.appBlocks(p.app), k.apps(),
         p.requestIdTtl, p.now, p.app, p.blockId, p.sourceHash, p.description, p.source, p.errorName, p.message, p.frame,
         p.caseHash, p.caseJson, p.maxCases, p.fingerprint, k.blockMember(p.blockId, p.sourceHash), p.firstMessage, p.stack,
-        jobKeyPrefix,
+        jobKeyPrefix, (p.uses ?? []).join(','), (p.unseen ?? []).join(','), p.cannotSee ?? '',
       );
     }
     const rows = (await pipe.exec()) ?? [];
@@ -246,8 +263,11 @@ export class ServiceStore {
     return rows.map(([, h]) => h as Record<string, string>).filter((h) => h?.fingerprint).map(toBug);
   }
 
-  async setBugStatus(fp: string, round: number, status: BugStatus): Promise<boolean> {
-    return (await this.#scripts.setBugStatus(this.keys.bug(fp), round, status, Date.now())) === 1;
+  /** Sets the status of the bug's round `round` (not of another), with the reason when no patch will come, and announces it. */
+  async setBugStatus(fp: string, round: number, status: BugStatus, detail: { reason?: string; unseen?: readonly string[] } = {}): Promise<boolean> {
+    return (await this.#scripts.setBugStatus(
+      this.keys.bug(fp), round, status, Date.now(), detail.reason ?? '', this.keys.events(), (detail.unseen ?? []).join(','),
+    )) === 1;
   }
 
   async reservePatchVersion(bug: BugRecord, round: number): Promise<{ version: number; id: string } | { stale: string }> {
@@ -376,6 +396,9 @@ function toBug(h: Record<string, string>): BugRecord {
     firstSeen: num(h.firstSeen),
     lastSeen: num(h.lastSeen),
     ...(h.patchId ? { patchId: h.patchId, patchVersion: num(h.patchVersion) } : {}),
+    ...(h.uses ? { uses: h.uses.split(',') } : {}),
+    ...(h.unseen && h.status === 'cannot-see' ? { unseen: h.unseen.split(',') } : {}),
+    ...(h.reason ? { reason: h.reason } : {}),
   };
 }
 

@@ -8,5 +8,5 @@
 if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
 local round = redis.call('HINCRBY', KEYS[1], 'round', 1)
 redis.call('HSET', KEYS[1], 'status', 'new')
-redis.call('HDEL', KEYS[1], 'patchVersion', 'patchId')
+redis.call('HDEL', KEYS[1], 'patchVersion', 'patchId', 'reason')
 return round
