@@ -5,7 +5,9 @@ import type { Redis } from 'ioredis';
 export type ServiceEvent =
   | { type: 'patch'; app: string; fingerprint: string; patchId: string; status: string; revision: number }
   | { type: 'patch-status'; app: string; patchId: string; status: string; rollout: number; revision: number }
-  | { type: 'patch-mode'; app: string; patchId: string; mode: string; revision: number };
+  | { type: 'patch-mode'; app: string; patchId: string; mode: string; revision: number }
+  /** A bug's status changed (a worker started, ended without a patch, or failed); no manifest revision. */
+  | { type: 'bug-status'; app: string; fingerprint: string; status: string };
 
 /**
  * Fans the Redis pub/sub channel out to local listeners (SSE streams, long polls), so a change

@@ -3,7 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import type { DaemonContext } from '../daemon-context.ts';
 import type { ServiceEvent } from '../event-bus.ts';
 import { HTTP_ERRORS, HttpError, errorBody } from '../http-errors.ts';
-import { appQuerySchema, manifestPatchSchema, manifestSchema, patchWaitParamsSchema, patchWaitQuerySchema } from '../http-schemas.ts';
+import { appQuerySchema, manifestPatchSchema, manifestSchema, noPatchSchema, patchWaitParamsSchema, patchWaitQuerySchema } from '../http-schemas.ts';
+import { noPatchReason } from '../../service/bug-status.ts';
+import type { NoPatchAnswer } from '../../core/wire.ts';
+import type { PatchRecord } from '../../service/store/service-store.ts';
 import { ManifestBuilder, manifestEtag, toManifestPatch } from '../manifest-builder.ts';
 import { setMaxListeners } from 'node:events';
 
@@ -78,7 +81,7 @@ export function registryRoutes(app: FastifyInstance, ctx: DaemonContext): void {
       }
     };
     const onEvent = (e: ServiceEvent) => {
-      if (e.app === appName && e.revision > sent) void refresh();
+      if (e.app === appName && 'revision' in e && e.revision > sent) void refresh();
     };
     send(first);
     bus.on('event', onEvent);
@@ -94,10 +97,10 @@ export function registryRoutes(app: FastifyInstance, ctx: DaemonContext): void {
   app.get('/v1/failures/:fingerprint/patch', {
     schema: {
       tags: ['registry'],
-      summary: 'Long poll for the live patch of one bug: 200 with the patch, 204 when none by the deadline',
+      summary: "Long poll for the live patch of one bug: 200 with the patch; 200 with {status: 'no-patch', bugStatus, reason} at once when none will come (the block reads names suture cannot see, the search found no plausible candidate or its winner was refused, the job failed, the patch was rejected); 204 when none by the deadline",
       params: patchWaitParamsSchema,
       querystring: patchWaitQuerySchema,
-      response: { 200: manifestPatchSchema, 204: { description: 'no live patch by the deadline', type: 'null' } },
+      response: { 200: { anyOf: [manifestPatchSchema, noPatchSchema] }, 204: { description: 'no live patch by the deadline', type: 'null' } },
     },
   }, async (request, reply) => {
     const { fingerprint } = request.params as { fingerprint: string };
@@ -106,24 +109,30 @@ export function registryRoutes(app: FastifyInstance, ctx: DaemonContext): void {
     const bug = await store.getBug(fingerprint);
     if (!bug) throw new HttpError('SUTURE_UNKNOWN_BUG', `no bug with fingerprint ${fingerprint}`);
     auth.app(request, bug.app);
-    const live = async () => {
+    // The live patch, or the verdict that none will come for the bug as it stands.
+    const answer = async (): Promise<PatchRecord | NoPatchAnswer | null> => {
       const b = await store.getBug(fingerprint);
-      if (!b?.patchId) return null;
-      const p = await store.getPatch(b.patchId);
-      return p && (p.status === 'active' || p.status === 'canary') ? p : null;
+      if (!b) return null;
+      if (b.patchId) {
+        const p = await store.getPatch(b.patchId);
+        if (p && (p.status === 'active' || p.status === 'canary')) return p;
+      }
+      const reason = noPatchReason(b);
+      if (reason === null) return null;
+      return { status: 'no-patch', bugStatus: b.status, reason, ...(b.unseen ? { names: b.unseen } : {}) };
     };
     const deadline = Date.now() + wait;
     const closed = new AbortController();
     request.raw.on('close', () => closed.abort());
     if (shutdown.signal.aborted) closed.abort();
     else shutdown.signal.addEventListener('abort', () => closed.abort(), { once: true, signal: closed.signal });
-    let patch = await live();
-    while (!patch && Date.now() < deadline && !closed.signal.aborted) {
-      await bus.waitFor((e) => e.app === bug.app, deadline - Date.now(), closed.signal);
-      patch = await live();
+    let found = await answer();
+    while (!found && Date.now() < deadline && !closed.signal.aborted) {
+      await bus.waitFor((e) => e.app === bug.app && (e.type !== 'bug-status' || e.fingerprint === fingerprint), deadline - Date.now(), closed.signal);
+      found = await answer();
     }
-    if (!patch) return reply.code(204).send();
-    return toManifestPatch(patch);
+    if (!found) return reply.code(204).send();
+    return found.status === 'no-patch' ? found : toManifestPatch(found);
   });
 
   app.get('/v1/public-key', {
