@@ -136,7 +136,8 @@ export class FailureReports {
   async #waitForFix(ctx: CallContext, state: unknown[], error: unknown, ack: Promise<FailureAck | null>, deadline: number): Promise<unknown> {
     try {
       const a = await beforeDeadline(ack, deadline);
-      if (!a) throw error;
+      // Refused, or a block the daemon will not search (it reads names suture cannot see): no fix will come.
+      if (!a || a.status === 'cannot-see') throw error;
       const hash = this.#hashes.of(ctx.fn).hash;
       let patch: ManifestPatch | null = null;
       while (!patch && Date.now() < deadline - 5) {
@@ -150,7 +151,9 @@ export class FailureReports {
         } catch {
           break; // timeout or network: the deadline is (nearly) up or the daemon is gone
         }
-        if (res.status === 200) {
+        if (res.status === 200 && (res.body as { status?: unknown } | undefined)?.status === 'no-patch') {
+          break; // the daemon knows none will come (no plausible candidate, refused, cannot see…)
+        } else if (res.status === 200) {
           patch = parsePatch(res.body);
           if (!patch) throw new SdkError('MANIFEST_INVALID', 'daemon sent a patch that is not valid');
         } else if (!NOT_YET.has(res.status)) {
@@ -209,7 +212,7 @@ export class FailureReports {
           }
           if (res.status >= 200 && res.status < 300) {
             const b = res.body as Partial<FailureAck> | undefined;
-            item.ack?.(b && typeof b.fingerprint === 'string' ? { fingerprint: b.fingerprint, jobId: String(b.jobId ?? '') } : null);
+            item.ack?.(b && typeof b.fingerprint === 'string' ? { fingerprint: b.fingerprint, jobId: String(b.jobId ?? ''), ...(typeof b.status === 'string' ? { status: b.status } : {}) } : null);
           } else if (isRetryableStatus(res.status)) {
             retry.push(item);
             this.#events.error(new SdkError('DELIVERY_FAILED', `failure report not delivered: HTTP ${res.status}`));
