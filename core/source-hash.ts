@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
-/** sha256 hex of a block's source, as patches name the block they apply to. */
+/** sha256 hex of a block's source (UTF-8), as patches and bugs name the block; the only place it is computed. */
 export function sourceHash(source: string): string {
-  return createHash('sha256').update(source, 'utf8').digest('hex');
+  return hash('sha256', source, 'hex');
 }
 
 /**

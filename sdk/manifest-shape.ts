@@ -1,6 +1,5 @@
+import { isPatchStatus } from '../core/patch-status.ts';
 import type { Manifest, ManifestPatch } from '../core/wire.ts';
-
-const STATUSES = new Set(['pending-approval', 'canary', 'active', 'rolled-back', 'rejected', 'superseded']);
 
 function isPatch(p: unknown): p is ManifestPatch {
   if (!p || typeof p !== 'object') return false;
@@ -14,8 +13,7 @@ function isPatch(p: unknown): p is ManifestPatch {
     typeof x.source === 'string' &&
     typeof x.fingerprint === 'string' &&
     typeof x.signature === 'string' &&
-    typeof x.status === 'string' &&
-    STATUSES.has(x.status) &&
+    isPatchStatus(x.status) &&
     typeof x.rollout === 'number' &&
     x.rollout >= 0 &&
     x.rollout <= 1

@@ -1,5 +1,6 @@
 import { replaceGranted } from '../core/mode-grant.ts';
 import { verifyPatchSignature } from '../core/patch-signature.ts';
+import type { PatchStatus } from '../core/patch-status.ts';
 import type { SourceHashCache } from '../core/source-hash.ts';
 import type { Manifest, ManifestPatch } from '../core/wire.ts';
 import type { ClientEvents } from './client-events.ts';
@@ -9,7 +10,7 @@ import { inRolloutShare } from './rollout-share.ts';
 import { SdkError } from './sdk-errors.ts';
 
 /** Statuses whose patches run. */
-const RUNNABLE: ReadonlySet<string> = new Set(['canary', 'active']);
+const RUNNABLE: ReadonlySet<PatchStatus> = new Set<PatchStatus>(['canary', 'active']);
 
 /** Per block id: the patch this instance runs for each source hash, and a one-entry cache by function object. */
 export interface BlockPatches {

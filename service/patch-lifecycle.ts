@@ -1,5 +1,6 @@
 import type { Policy } from '../config/config-settings.ts';
-import type { PatchMode, PatchStatus } from '../core/wire.ts';
+import { PATCH_STATUSES, type PatchStatus } from '../core/patch-status.ts';
+import type { PatchMode } from '../core/wire.ts';
 
 /**
  * The patch lifecycle, in one place: what each status means and who sees it, where a new patch
@@ -26,7 +27,7 @@ export const PATCH_STATUS_TABLE: Readonly<Record<PatchStatus, StatusRow>> = {
   superseded: { meaning: 'replaced by a later version of the same block (reserved: nothing sets it yet)', inManifest: false, live: false },
 };
 
-export const PATCH_STATUSES = Object.keys(PATCH_STATUS_TABLE) as PatchStatus[];
+export { PATCH_STATUSES };
 export const MANIFEST_STATUSES = PATCH_STATUSES.filter((s) => PATCH_STATUS_TABLE[s].inManifest);
 export const LIVE_STATUSES = PATCH_STATUSES.filter((s) => PATCH_STATUS_TABLE[s].live);
 
