@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext } from 'playwright-core';
 import type { RecordedCasesBatch } from '../../core/wire.ts';
 import { publishPatch } from '../../worker/patch-publisher.ts';
+import { offeredDecisions } from '../../service/patch-lifecycle.ts';
 import { ADMIN_TOKEN, failureReport, recordedBatch, startHarness, until } from '../../testkit/service-harness.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -91,6 +92,10 @@ test('dashboard in headless Chromium: a bug and its pending patch appear live, a
   assert.ok(patchId);
   const stored = await (await admin(`/v1/admin/patches/${patchId}`)).json();
   assert.equal(stored.status, 'pending-approval');
+  // Its buttons are the decisions the lifecycle table allows from its status, no more, no fewer.
+  const buttons = await pending.locator('button[data-action]').evaluateAll((bs) => bs.map((b) => (b as HTMLElement).dataset.action));
+  assert.deepEqual(buttons, offeredDecisions({ status: 'pending-approval', mode: 'fallback' }));
+  assert.deepEqual(stored.decisions, buttons);
   // What the patch was checked against and its re-check before signing, as text.
   const e = stored.evidence;
   const evidence = await pending.locator('td.evidence').innerText();
