@@ -1,10 +1,11 @@
 import type { Block, CandidateSpec, SuspiciousRange } from '../../../core/types.ts';
-import { earlyErrorsOf, parsesAs } from '../../syntax/block-parser.ts';
+import { BlockParseError, earlyErrorsOf, parsesAs } from '../../syntax/block-parser.ts';
 import { applyEdits, editsDisjoint } from './apply-edits.ts';
 import { orderMutations, rankSumPairs } from './candidate-order.ts';
 import { editSize, type Mutation } from './mutation.ts';
 import { MutationContext, type ErrorInfo } from './mutation-context.ts';
 import { normaliseSource } from './normalise-source.ts';
+import { parseRepairedCandidates } from './parse-repaired.ts';
 import { adjustPrior, type PriorFactors } from './learned-priors.ts';
 import { assignBack } from './operators/assign-back.ts';
 import { consistentEdits } from './operators/consistent-edits.ts';
@@ -86,7 +87,9 @@ function earlyErrorRanges(ctx: MutationContext, suspicious: readonly SuspiciousR
  *
  * `suspicious` offsets and `errorInfo.offset` index the ORIGINAL source (map offsets from an instrumented run
  * back with `instrumentForCoverage(...).originalOffset`). With an empty `suspicious` list all locations tie.
- * Throws `BlockParseError` (code `SUTURE_BLOCK_PARSE`) on the first `next()` when the block itself does not parse.
+ * A block that does not parse gets token-level parse repairs first, then the search on each repaired block
+ * (`parse-repaired.ts`); `BlockParseError` (code `SUTURE_BLOCK_PARSE`) is thrown on the first `next()` only when
+ * no repair of up to three token edits makes it parse.
  */
 export function* generateTemplateCandidates(
   block: Block,
@@ -97,7 +100,14 @@ export function* generateTemplateCandidates(
   const maxCandidates = options.maxCandidates ?? DEFAULT_MAX_CANDIDATES;
   const maxPairs = options.maxPairs ?? DEFAULT_MAX_PAIRS;
   const form = block.entry === undefined ? 'expression' : 'entry';
-  const ctx = analyse(block, errorInfo);
+  let ctx: MutationContext;
+  try {
+    ctx = analyse(block, errorInfo);
+  } catch (error) {
+    if (!(error instanceof BlockParseError)) throw error;
+    yield* parseRepairedCandidates(block, error, options, errorInfo, generateTemplateCandidates);
+    return;
+  }
   const originalErrors = ctx.earlyErrors.length;
   const ranges = originalErrors > 0 ? [...suspicious, ...earlyErrorRanges(ctx, suspicious)] : suspicious;
   const factors = options.priorFactors;
