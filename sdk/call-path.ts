@@ -200,7 +200,7 @@ export class CallPath {
       if (sampled || this.#first.wants(ctx.id)) this.#recording.record(ctx, ctx.self === undefined ? entry.slice(1) : entry, value, sampled);
       this.#outcomes.shadow(ctx.id, patch, async, entry, value, target);
     } catch (err) {
-      this.#events.error(new SdkError('PATCH_FAILED', `could not compare patch ${patch.id} with block ${ctx.id}`, { cause: err }));
+      this.#events.error(new SdkError('SUTURE_PATCH_FAILED', `could not compare patch ${patch.id} with block ${ctx.id}`, { cause: err }));
     }
     return value;
   }

@@ -82,7 +82,7 @@ export class CallRecording {
         at: new Date().toISOString(),
       });
     } catch (err) {
-      this.#events.error(new SdkError('DELIVERY_FAILED', `could not record a call of ${ctx.id}`, { cause: err }));
+      this.#events.error(new SdkError('SUTURE_DELIVERY_FAILED', `could not record a call of ${ctx.id}`, { cause: err }));
     }
   }
 
@@ -106,7 +106,7 @@ export class CallRecording {
           if (!out) continue;
           call = out as RecordedCall;
         } catch (err) {
-          this.#events.error(new SdkError('DELIVERY_FAILED', 'redact hook threw; recorded call dropped', { cause: err }));
+          this.#events.error(new SdkError('SUTURE_DELIVERY_FAILED', 'redact hook threw; recorded call dropped', { cause: err }));
           continue;
         }
       }
@@ -121,15 +121,15 @@ export class CallRecording {
     try {
       res = await this.#http.request('POST', '/v1/cases', { body: batch });
     } catch (err) {
-      this.#events.error(new SdkError('DELIVERY_FAILED', `recorded calls not delivered: ${(err as Error).message}`, { cause: err }));
+      this.#events.error(new SdkError('SUTURE_DELIVERY_FAILED', `recorded calls not delivered: ${(err as Error).message}`, { cause: err }));
       return items;
     }
     if (res.status >= 200 && res.status < 300) return [];
     if (isRetryableStatus(res.status)) {
-      this.#events.error(new SdkError('DELIVERY_FAILED', `recorded calls not delivered: HTTP ${res.status}`));
+      this.#events.error(new SdkError('SUTURE_DELIVERY_FAILED', `recorded calls not delivered: HTTP ${res.status}`));
       return items;
     }
-    this.#events.error(new SdkError('DELIVERY_REJECTED', `daemon refused recorded calls: HTTP ${res.status}`));
+    this.#events.error(new SdkError('SUTURE_DELIVERY_REJECTED', `daemon refused recorded calls: HTTP ${res.status}`));
     return [];
   }
 }

@@ -72,7 +72,7 @@ export class FailureReports {
       send: (items) => this.#send(items),
       onDrop: (item, why) => {
         item.ack?.(null);
-        if (why === 'overflow') this.#events.error(new SdkError('QUEUE_OVERFLOW', 'failure report queue full: oldest report dropped'));
+        if (why === 'overflow') this.#events.error(new SdkError('SUTURE_QUEUE_OVERFLOW', 'failure report queue full: oldest report dropped'));
       },
     });
   }
@@ -87,7 +87,7 @@ export class FailureReports {
       ack = this.report(ctx, state, error, undefined, wait);
       if (wait && ack) return this.#waitForFix(ctx, state, error, ack, Date.now() + this.#o.waitForFix);
     } catch (err) {
-      this.#events.error(new SdkError('DELIVERY_FAILED', `could not report a failure of ${ctx.id}`, { cause: err }));
+      this.#events.error(new SdkError('SUTURE_DELIVERY_FAILED', `could not report a failure of ${ctx.id}`, { cause: err }));
     }
     throw error;
   }
@@ -114,7 +114,7 @@ export class FailureReports {
         if (!out) return null;
         report = out as FailureReport;
       } catch (err) {
-        this.#events.error(new SdkError('DELIVERY_FAILED', 'redact hook threw; report dropped', { cause: err }));
+        this.#events.error(new SdkError('SUTURE_DELIVERY_FAILED', 'redact hook threw; report dropped', { cause: err }));
         return null;
       }
     }
@@ -155,7 +155,7 @@ export class FailureReports {
           break; // the daemon knows none will come (no plausible candidate, refused, cannot see…)
         } else if (res.status === 200) {
           patch = parsePatch(res.body);
-          if (!patch) throw new SdkError('MANIFEST_INVALID', 'daemon sent a patch that is not valid');
+          if (!patch) throw new SdkError('SUTURE_MANIFEST_INVALID', 'daemon sent a patch that is not valid');
         } else if (!NOT_YET.has(res.status)) {
           break;
         } else if (Date.now() - started < 50) {
@@ -177,7 +177,7 @@ export class FailureReports {
       this.#events.emit('patched', { blockId: ctx.id, patchId: patch.id, version: patch.version, via: 'wait' });
       return run.value;
     } catch (err) {
-      if (err !== error) this.#events.error(err instanceof SdkError ? err : new SdkError('PATCH_FAILED', 'waiting for a fix failed', { cause: err }));
+      if (err !== error) this.#events.error(err instanceof SdkError ? err : new SdkError('SUTURE_PATCH_FAILED', 'waiting for a fix failed', { cause: err }));
       throw error;
     }
   }
@@ -207,7 +207,7 @@ export class FailureReports {
             res = await this.#http.request('POST', '/v1/failures', { body: item.report });
           } catch (err) {
             retry.push(item);
-            this.#events.error(new SdkError('DELIVERY_FAILED', `failure report not delivered: ${(err as Error).message}`, { cause: err }));
+            this.#events.error(new SdkError('SUTURE_DELIVERY_FAILED', `failure report not delivered: ${(err as Error).message}`, { cause: err }));
             return;
           }
           if (res.status >= 200 && res.status < 300) {
@@ -215,10 +215,10 @@ export class FailureReports {
             item.ack?.(b && typeof b.fingerprint === 'string' ? { fingerprint: b.fingerprint, jobId: String(b.jobId ?? ''), ...(typeof b.status === 'string' ? { status: b.status } : {}) } : null);
           } else if (isRetryableStatus(res.status)) {
             retry.push(item);
-            this.#events.error(new SdkError('DELIVERY_FAILED', `failure report not delivered: HTTP ${res.status}`));
+            this.#events.error(new SdkError('SUTURE_DELIVERY_FAILED', `failure report not delivered: HTTP ${res.status}`));
           } else {
             item.ack?.(null);
-            this.#events.error(new SdkError('DELIVERY_REJECTED', `daemon refused a failure report: HTTP ${res.status}`));
+            this.#events.error(new SdkError('SUTURE_DELIVERY_REJECTED', `daemon refused a failure report: HTTP ${res.status}`));
           }
         }),
       );

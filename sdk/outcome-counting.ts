@@ -80,9 +80,9 @@ export class OutcomeCounting {
     try {
       const res = await this.#http.request('POST', '/v1/outcomes', { body: report });
       ok = (res.status >= 200 && res.status < 300) || !isRetryableStatus(res.status);
-      if (!ok) this.#events.error(new SdkError('DELIVERY_FAILED', `outcome counts not delivered: HTTP ${res.status}`));
+      if (!ok) this.#events.error(new SdkError('SUTURE_DELIVERY_FAILED', `outcome counts not delivered: HTTP ${res.status}`));
     } catch (err) {
-      this.#events.error(new SdkError('DELIVERY_FAILED', `outcome counts not delivered: ${(err as Error).message}`, { cause: err }));
+      this.#events.error(new SdkError('SUTURE_DELIVERY_FAILED', `outcome counts not delivered: ${(err as Error).message}`, { cause: err }));
     }
     if (!ok) {
       // Put the counts back (after Unleash's metrics buckets) so the next send carries them.
@@ -122,7 +122,7 @@ export class OutcomeCounting {
       try {
         disagreement = this.#describeDisagreement(sample, outcome);
       } catch (err) {
-        this.#events.error(new SdkError('DELIVERY_FAILED', `could not encode a shadow disagreement of ${patch.id}`, { cause: err }));
+        this.#events.error(new SdkError('SUTURE_DELIVERY_FAILED', `could not encode a shadow disagreement of ${patch.id}`, { cause: err }));
       }
       if (disagreement) this.#disagreementsSent.set(patch.id, sent + 1);
     }

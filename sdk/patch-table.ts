@@ -77,7 +77,7 @@ export class PatchTable {
       ok = this.#o.publicKey !== undefined && verifyPatchSignature(patch, this.#o.publicKey);
       this.#verified.set(key, ok);
       if (!ok && this.#o.publicKey !== undefined) {
-        this.#events.error(new SdkError('PATCH_SIGNATURE_INVALID', `patch ${patch.id} (block ${patch.blockId}) does not verify with the configured public key; refused`, { patchId: patch.id }));
+        this.#events.error(new SdkError('SUTURE_PATCH_SIGNATURE_INVALID', `patch ${patch.id} (block ${patch.blockId}) does not verify with the configured public key; refused`, { patchId: patch.id }));
       }
     }
     return ok;
@@ -94,7 +94,7 @@ export class PatchTable {
     if (!this.#o.publicKey) {
       if (m.patches.length > 0 && !this.#warnedNoKey) {
         this.#warnedNoKey = true;
-        this.#events.error(new SdkError('PATCH_SIGNATURE_INVALID', 'no publicKey configured: patches are never run'));
+        this.#events.error(new SdkError('SUTURE_PATCH_SIGNATURE_INVALID', 'no publicKey configured: patches are never run'));
       }
       return;
     }
@@ -141,7 +141,7 @@ export class PatchTable {
     if (ok === undefined) {
       ok = replaceGranted(p, this.#o.publicKey as NonNullable<ResolvedOptions['publicKey']>);
       this.#verified.set(key, ok);
-      if (!ok) this.#events.error(new SdkError('PATCH_SIGNATURE_INVALID', `patch ${p.id} (block ${p.blockId}) says mode 'replace' without a grant that verifies; it runs in fallback mode`, { patchId: p.id }));
+      if (!ok) this.#events.error(new SdkError('SUTURE_PATCH_SIGNATURE_INVALID', `patch ${p.id} (block ${p.blockId}) says mode 'replace' without a grant that verifies; it runs in fallback mode`, { patchId: p.id }));
     }
     return ok;
   }

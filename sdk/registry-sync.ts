@@ -85,7 +85,7 @@ export class RegistrySync {
       text = readFileSync(file, 'utf8');
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
-        this.#o.onError(new SdkError('BACKUP_FAILED', `could not read backup file ${file}`, { cause: err }));
+        this.#o.onError(new SdkError('SUTURE_BACKUP_FAILED', `could not read backup file ${file}`, { cause: err }));
       }
       return;
     }
@@ -96,7 +96,7 @@ export class RegistrySync {
       m = null;
     }
     if (!m) {
-      this.#o.onError(new SdkError('BACKUP_FAILED', `backup file ${file} does not hold a manifest for app ${this.#o.app}`));
+      this.#o.onError(new SdkError('SUTURE_BACKUP_FAILED', `backup file ${file} does not hold a manifest for app ${this.#o.app}`));
       return;
     }
     this.#revision = m.revision;
@@ -109,7 +109,7 @@ export class RegistrySync {
    */
   #refuseOlder(m: Manifest): boolean {
     if (m.revision >= this.#revision) return false;
-    this.#o.onError(new SdkError('MANIFEST_INVALID', `daemon sent manifest revision ${m.revision}, older than revision ${this.#revision} already applied; refused`));
+    this.#o.onError(new SdkError('SUTURE_MANIFEST_INVALID', `daemon sent manifest revision ${m.revision}, older than revision ${this.#revision} already applied; refused`));
     return true;
   }
 
@@ -120,7 +120,7 @@ export class RegistrySync {
     this.#saving = this.#saving
       .then(() => writeFile(tmp, JSON.stringify(m)))
       .then(() => rename(tmp, file))
-      .catch((err: unknown) => this.#o.onError(new SdkError('BACKUP_FAILED', `could not write backup file ${file}`, { cause: err })));
+      .catch((err: unknown) => this.#o.onError(new SdkError('SUTURE_BACKUP_FAILED', `could not write backup file ${file}`, { cause: err })));
   }
 
   #scheduleRetry(delay: number, what: () => void): void {
@@ -135,7 +135,7 @@ export class RegistrySync {
 
   #unauthorized(status: number): void {
     this.#o.onError(
-      new SdkError('SYNC_UNAUTHORIZED', `daemon refused the app token (HTTP ${status}); manifest sync stopped, known patches keep running`),
+      new SdkError('SUTURE_SYNC_UNAUTHORIZED', `daemon refused the app token (HTTP ${status}); manifest sync stopped, known patches keep running`),
     );
     this.stop();
   }
@@ -149,7 +149,7 @@ export class RegistrySync {
         headers: this.#etag ? { 'if-none-match': this.#etag } : {},
       });
     } catch (err) {
-      this.#o.onError(new SdkError('SYNC_FAILED', `manifest fetch failed: ${(err as Error).message}`, { cause: err }));
+      this.#o.onError(new SdkError('SUTURE_SYNC_FAILED', `manifest fetch failed: ${(err as Error).message}`, { cause: err }));
       return false;
     }
     if (this.#stopped) return true;
@@ -162,12 +162,12 @@ export class RegistrySync {
       return true;
     }
     if (res.status !== 200) {
-      this.#o.onError(new SdkError('SYNC_FAILED', `manifest fetch answered HTTP ${res.status}`));
+      this.#o.onError(new SdkError('SUTURE_SYNC_FAILED', `manifest fetch answered HTTP ${res.status}`));
       return false;
     }
     const m = parseManifest(res.body, this.#o.app);
     if (!m) {
-      this.#o.onError(new SdkError('MANIFEST_INVALID', 'daemon sent a manifest that is not valid; keeping the last good one'));
+      this.#o.onError(new SdkError('SUTURE_MANIFEST_INVALID', 'daemon sent a manifest that is not valid; keeping the last good one'));
       return false;
     }
     if (this.#refuseOlder(m)) return true;
@@ -217,7 +217,7 @@ export class RegistrySync {
       }
       if (res.statusCode !== 200) {
         res.resume();
-        this.#o.onError(new SdkError('SYNC_FAILED', `manifest stream answered HTTP ${res.statusCode}`));
+        this.#o.onError(new SdkError('SUTURE_SYNC_FAILED', `manifest stream answered HTTP ${res.statusCode}`));
         return;
       }
       void this.#fetch('stream').then((ok) => ok && this.#backoff.reset());
@@ -239,7 +239,7 @@ export class RegistrySync {
     req.on('socket', (s) => s.unref());
     req.on('error', (err) => {
       if (this.#stopped) return;
-      this.#o.onError(new SdkError('SYNC_FAILED', `manifest stream failed: ${err.message}`, { cause: err }));
+      this.#o.onError(new SdkError('SUTURE_SYNC_FAILED', `manifest stream failed: ${err.message}`, { cause: err }));
       retry();
     });
     req.end();

@@ -63,7 +63,7 @@ export class RepairClient {
     else {
       const loaded = loadIsolatedVm();
       if ('ivm' in loaded) this.#executor = new IsolateExecutor(loaded.ivm, o.limits, encoder);
-      else events.error(new SdkError('ISOLATE_UNAVAILABLE', loaded.error));
+      else events.error(new SdkError('SUTURE_ISOLATE_UNAVAILABLE', loaded.error));
     }
     const executor = this.#executor;
     const table = new PatchTable({

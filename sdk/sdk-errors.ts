@@ -5,19 +5,19 @@
  */
 
 export type SdkErrorCode =
-  | 'CONFIG_INVALID'
-  | 'ISOLATE_UNAVAILABLE'
-  | 'PATCH_SIGNATURE_INVALID'
-  | 'PATCH_COMPILE_FAILED'
-  | 'PATCH_FAILED'
-  | 'MANIFEST_INVALID'
-  | 'SYNC_UNAUTHORIZED'
-  | 'SYNC_FAILED'
-  | 'BACKUP_FAILED'
-  | 'DELIVERY_FAILED'
-  | 'DELIVERY_REJECTED'
-  | 'QUEUE_OVERFLOW'
-  | 'LISTENER_FAILED';
+  | 'SUTURE_CONFIG_INVALID'
+  | 'SUTURE_ISOLATE_UNAVAILABLE'
+  | 'SUTURE_PATCH_SIGNATURE_INVALID'
+  | 'SUTURE_PATCH_COMPILE_FAILED'
+  | 'SUTURE_PATCH_FAILED'
+  | 'SUTURE_MANIFEST_INVALID'
+  | 'SUTURE_SYNC_UNAUTHORIZED'
+  | 'SUTURE_SYNC_FAILED'
+  | 'SUTURE_BACKUP_FAILED'
+  | 'SUTURE_DELIVERY_FAILED'
+  | 'SUTURE_DELIVERY_REJECTED'
+  | 'SUTURE_QUEUE_OVERFLOW'
+  | 'SUTURE_LISTENER_FAILED';
 
 /** Every SDK error: a `code` to branch on and, for patch errors, the patch id. */
 export class SdkError extends Error {
@@ -35,7 +35,7 @@ export class SdkError extends Error {
 export class RepairConfigError extends SdkError {
   readonly key: string;
   constructor(key: string, message: string) {
-    super('CONFIG_INVALID', `suture sdk option "${key}": ${message}`);
+    super('SUTURE_CONFIG_INVALID', `suture sdk option "${key}": ${message}`);
     this.name = 'RepairConfigError';
     this.key = key;
   }

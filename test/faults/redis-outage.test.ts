@@ -71,7 +71,7 @@ describe('Redis unreachable for a while', () => {
     const { failuresDelivered, failuresDropped } = client.stats();
     const stored = (await scanKeys(h.redis, `${h.config.prefix}:req:shop:*`)).length;
     console.log(`[redis-outage] ${OUTAGE_MS / 1000} s frozen: ${thrown} failures thrown, ${failuresDelivered} acknowledged, ${stored} stored, ${failuresDropped} dropped; slowest app call ${slowest.toFixed(1)} ms`);
-    assert.equal(failuresDropped, 0, errors.filter((e) => e.startsWith('DELIVERY_REJECTED') || e.startsWith('QUEUE')).join('\n'));
+    assert.equal(failuresDropped, 0, errors.filter((e) => e.startsWith('SUTURE_DELIVERY_REJECTED') || e.startsWith('QUEUE')).join('\n'));
     assert.equal(failuresDelivered, thrown);
     assert.equal(stored, thrown);
     assert.ok(slowest < 100, 'the app’s calls never waited on Redis');

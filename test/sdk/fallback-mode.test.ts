@@ -142,7 +142,7 @@ describe('replace mode', () => {
       assert.equal(c.client.run('dmg', 'damage', seedBlock, player(), { health: 100, stats: { armor: 4 } }), 16, 'no valid grant: fallback, the block answers');
       await new Promise((r) => setTimeout(r, 20)); // error events raised while the client starts arrive a tick later
       assert.equal(await c.client.run('dmg', 'damage', seedBlock, player(), { health: 100 } as never), 20, 'the patch still answers a throwing call');
-      assert.ok(c.errors.some((e) => e.code === 'PATCH_SIGNATURE_INVALID' && /without a grant/.test(e.message)));
+      assert.ok(c.errors.some((e) => e.code === 'SUTURE_PATCH_SIGNATURE_INVALID' && /without a grant/.test(e.message)));
       await c.client.close();
       await c.stub.close();
     }

@@ -126,7 +126,7 @@ describe('patched execution (isolate)', () => {
     const tampered = { ...good, source: seedFix.replace('?? 0', '?? -1000') };
     const { client, errors } = offlineClient([tampered]);
     await new Promise((r) => setImmediate(r));
-    assert.ok(errors.some((e) => e.code === 'PATCH_SIGNATURE_INVALID'));
+    assert.ok(errors.some((e) => e.code === 'SUTURE_PATCH_SIGNATURE_INVALID'));
     const enemy = { health: 50 };
     assert.throws(() => client.run('dmg', 'damage', seedBlock, player(), enemy as never), TypeError);
     assert.equal(enemy.health, 50);
@@ -138,7 +138,7 @@ describe('patched execution (isolate)', () => {
     const { client, errors } = offlineClient([signedPatch(other.privateKey, { app: 'game', blockId: 'dmg', original: seedBlock, source: seedFix })]);
     assert.throws(() => client.run('dmg', 'damage', seedBlock, player(), { health: 1 } as never), TypeError);
     await new Promise((r) => setImmediate(r));
-    assert.ok(errors.some((e) => e.code === 'PATCH_SIGNATURE_INVALID'));
+    assert.ok(errors.some((e) => e.code === 'SUTURE_PATCH_SIGNATURE_INVALID'));
     await client.close();
   });
 

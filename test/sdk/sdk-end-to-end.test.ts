@@ -66,7 +66,7 @@ describe('SDK with the real daemon, worker and Redis', () => {
       // Known-good inputs keep their behaviour under the patch.
       assert.equal(await c.run('player-damage-calc', DESCRIPTION, seedBlock, player, { health: 10, stats: { armor: 4 } }), 16);
     }
-    assert.equal(errors.filter((e) => e.code === 'PATCH_SIGNATURE_INVALID').length, 0);
+    assert.equal(errors.filter((e) => e.code === 'SUTURE_PATCH_SIGNATURE_INVALID').length, 0);
   });
 
   it('refuses a tampered manifest entry and places 10 % canaries within statistical bounds', { timeout: 30_000 }, async () => {
@@ -83,7 +83,7 @@ describe('SDK with the real daemon, worker and Redis', () => {
     offline.on('error', (e) => errors.push(e));
     assert.throws(() => offline.run('player-damage-calc', DESCRIPTION, seedBlock, { stats: { strength: 1 } }, { health: 1 } as never), TypeError);
     await new Promise((r) => setImmediate(r));
-    assert.ok(errors.some((e) => e.code === 'PATCH_SIGNATURE_INVALID'));
+    assert.ok(errors.some((e) => e.code === 'SUTURE_PATCH_SIGNATURE_INVALID'));
 
     // The rollout share is not signed (the daemon moves it); a 10 % step over 100 instances.
     const canaryFile = join(dir, 'canary.json');

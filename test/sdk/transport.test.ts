@@ -93,7 +93,7 @@ describe('reports and recorded calls', () => {
     assert.equal(new Set(posts.map((p) => (p.body as FailureReport).requestId)).size, 1);
     const gaps = posts.slice(1).map((p, i) => p.at - posts[i].at);
     assert.ok(gaps.every((g) => g <= 200), `backoff capped near 80 ms: ${gaps}`);
-    assert.ok(errors.some((e) => e.code === 'DELIVERY_FAILED'));
+    assert.ok(errors.some((e) => e.code === 'SUTURE_DELIVERY_FAILED'));
     await client.close();
     await stub.close();
   });
@@ -105,7 +105,7 @@ describe('reports and recorded calls', () => {
     for (let i = 0; i < 20; i++) assert.throws(() => client.run('b', 'd', (n: number) => { throw new Error(`e${n}`); }, i));
     assert.equal(client.stats().failuresQueued, 5);
     assert.equal(client.stats().failuresDropped, 15);
-    assert.ok(errors.some((e) => e.code === 'QUEUE_OVERFLOW'));
+    assert.ok(errors.some((e) => e.code === 'SUTURE_QUEUE_OVERFLOW'));
     const t0 = Date.now();
     await client.close();
     assert.ok(Date.now() - t0 < 3000, 'close does not hang on a dead daemon');
@@ -129,8 +129,8 @@ describe('registry sync', () => {
     const client = createRepairClient({ url: stub.url, app: 'game', publicKey: keys.publicKey, sync: 'poll', pollInterval: 20, maxBackoff: 40, record: { sampleRate: 0 } });
     client.on('error', (e) => errors.push(e));
     client.on('sync', (s) => syncs.push(s.revision));
-    await until(() => errors.some((e) => e.code === 'SYNC_UNAUTHORIZED'));
-    assert.ok(errors.some((e) => e.code === 'MANIFEST_INVALID'), 'garbage refused with an event');
+    await until(() => errors.some((e) => e.code === 'SUTURE_SYNC_UNAUTHORIZED'));
+    assert.ok(errors.some((e) => e.code === 'SUTURE_MANIFEST_INVALID'), 'garbage refused with an event');
     assert.deepEqual(syncs.slice(0, 2), [7, 7]);
     const enemy = { health: 10 };
     assert.equal(client.run('dmg', 'damage', seedBlock, { stats: { strength: 3 } }, enemy as never), 6, 'the polled patch runs');
@@ -205,7 +205,7 @@ describe('waitForFix', () => {
     const enemy = { health: 5 };
     await assert.rejects(client.run('dmg', 'damage', seedBlock, { stats: { strength: 10 } }, enemy as never) as Promise<number>, TypeError);
     assert.equal(enemy.health, 5);
-    assert.ok(errors.some((e) => e.code === 'PATCH_SIGNATURE_INVALID'));
+    assert.ok(errors.some((e) => e.code === 'SUTURE_PATCH_SIGNATURE_INVALID'));
     await client.close();
     await stub.close();
   });

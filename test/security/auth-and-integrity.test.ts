@@ -80,7 +80,7 @@ describe('auth and integrity', () => {
       const enemy = { health: 50 };
       assert.throws(() => client.run(tampered.blockId, 'damage', seedBlock, { stats: { strength: 10 } }, enemy as never), TypeError, `${what}: the block's own error`);
       await new Promise((r) => setImmediate(r)); // error events are emitted asynchronously
-      assert.ok(errors.some((e) => e.code === 'PATCH_SIGNATURE_INVALID'), `${what}: refused with an event`);
+      assert.ok(errors.some((e) => e.code === 'SUTURE_PATCH_SIGNATURE_INVALID'), `${what}: refused with an event`);
       assert.equal(enemy.health, 50, `${what}: the tampered patch did not run`);
       await client.close();
     }
@@ -103,7 +103,7 @@ describe('auth and integrity', () => {
     try {
       await until(async () => served >= 4, 5000, 10);
       assert.equal(client.stats().manifestRevision, 5);
-      assert.ok(errors.some((e) => e.code === 'MANIFEST_INVALID' && /older than revision 5/.test(e.message)), 'the replay is reported');
+      assert.ok(errors.some((e) => e.code === 'SUTURE_MANIFEST_INVALID' && /older than revision 5/.test(e.message)), 'the replay is reported');
       const enemy = { health: 50 };
       assert.equal(client.run('dmg', 'damage', seedBlock, { stats: { strength: 10 } }, enemy as never), 20, 'revision 5’s patch still runs');
     } finally {
