@@ -84,13 +84,14 @@ export function benchCommand(): Command {
 }
 
 function verdict(o: BugOutcome): string {
-  return o.verdict === 'not-fixed' ? 'not fixed' : o.verdict;
+  const v = o.verdict === 'not-fixed' ? 'not fixed' : o.verdict;
+  return o.plausible && o.confidence === 'low' ? `${v}?` : v;
 }
 
 function line(o: BugOutcome): string {
   return [
     o.id.padEnd(16),
-    verdict(o).padEnd(10),
+    verdict(o).padEnd(11),
     `${o.seconds.toFixed(1)}s`.padStart(7),
     String(o.candidates).padStart(7),
     String(o.trials).padStart(8),
@@ -101,7 +102,7 @@ function line(o: BugOutcome): string {
 
 function printReport(report: BenchReport, diffs: boolean) {
   const out = process.stdout;
-  out.write(`\n${'bug'.padEnd(16)} ${'verdict'.padEnd(10)} ${'time'.padStart(7)} ${'cands'.padStart(7)} ${'trials'.padStart(8)} ${'hidden'.padStart(7)}  winner\n`);
+  out.write(`\n(a verdict ending in ? is a plausible winner with low confidence)\n${'bug'.padEnd(16)} ${'verdict'.padEnd(11)} ${'time'.padStart(7)} ${'cands'.padStart(7)} ${'trials'.padStart(8)} ${'hidden'.padStart(7)}  winner\n`);
   for (const o of report.bugs) {
     out.write(line(o) + '\n');
     if (diffs && o.diff) out.write(o.diff.split('\n').slice(2).map((l) => '    ' + l).join('\n') + '\n');
@@ -123,13 +124,14 @@ export function benchFigures(s: BenchReport['summary']): string {
     `correct ${s.correct} (${pct(s.correct, s.bugs)} %)`,
     `unverified ${s.unverified} (plausible, no hidden case to judge)`,
     `overfitted ${s.overfitted} (${pct(s.overfitted, s.verifiedPlausible)} % of the ${s.verifiedPlausible} plausible with hidden cases)`,
-  ].join(', ');
+  ].join(', ') + `\nplausible, low confidence ${s.lowConfidence} (held for approval; ${s.lowConfidenceCorrect} correct, ${s.lowConfidenceOverfitted} overfitted); ` +
+    `overfitted among high-confidence judged winners ${s.highConfidenceOverfittedShare === null ? '-' : `${(100 * s.highConfidenceOverfittedShare).toFixed(1)} %`}`;
 }
 
 /** Per fold, in-fold and out-of-fold side by side. */
 export function foldTable(report: FoldBenchReport): string {
   const cell = (s: FoldBenchReport['runs'][number]['summary'] | undefined) =>
-    s ? `${s.plausible}/${s.correct}/${s.overfitted}/-/${s.trialsPerSecond.toFixed(0)}`.padStart(22) : '-'.padStart(22);
+    s ? `${s.plausible}/${s.correct}/${s.overfitted}/${s.lowConfidence}/${s.trialsPerSecond.toFixed(0)}`.padStart(22) : '-'.padStart(22);
   const folds = [...new Set(report.runs.map((r) => r.fold))];
   const rows = folds.map((fold) => {
     const get = (role: FoldRole) => report.runs.find((r) => r.fold === fold && r.role === role);

@@ -23,8 +23,11 @@ export interface Block {
   uses?: string[];
 }
 
-/** 'generated': an input made around the failing ones, with the original's answer as its expectation (see engine/oracle/oracle-cases.ts). */
-export type CaseKind = 'failure' | 'recorded' | 'test' | 'generated';
+/**
+ * 'generated': an input made around the failing ones, with the original's answer as its expectation (see engine/oracle/oracle-cases.ts).
+ * 'description': an example the block's description shows (`f(2) === 4`, `>>> f(2)` then `4`…), read by engine/oracle/description-examples.ts.
+ */
+export type CaseKind = 'failure' | 'recorded' | 'test' | 'generated' | 'description';
 
 /**
  * One input plus an expectation.

@@ -13,6 +13,8 @@ import { runBaseline } from './oracle/original-runs.ts';
 import { notApplied, oracleCases, oracleRule, type OracleOptions } from './oracle/oracle-cases.ts';
 import { MovedThrows } from './oracle/moved-throw.ts';
 import { unknownFreeNames } from '../core/block-free-names.ts';
+import { assessConfidence, type ConfidenceOptions } from './oracle/confidence.ts';
+import { descriptionCases } from './oracle/description-examples.ts';
 
 export interface RepairOptions {
   /** Sandbox pool the trials run in (shared between jobs). */
@@ -50,6 +52,17 @@ export interface RepairOptions {
    * (kind 'generated') every candidate must pass. `false` turns it off. @defaultValue true (40 inputs, seed 1)
    */
   oracle?: boolean | OracleOptions;
+  /**
+   * After the search, the top plausible candidates are run on generated inputs: when they answer differently
+   * the result's confidence is 'low' (see oracle/confidence.ts). `false` skips it (no confidence is set).
+   * @defaultValue true (4 candidates, 30 inputs)
+   */
+  confidence?: boolean | ConfidenceOptions;
+  /**
+   * Examples in the block's description (`f(2) === 4`, `>>> f(2)` then `4`…) join the cases as kind
+   * 'description' (see oracle/description-examples.ts). @defaultValue true
+   */
+  descriptionExamples?: boolean;
   /** Learned factors per template operator family (engine/generators/template/learned-priors.ts). @defaultValue none */
   priorFactors?: PriorFactors;
   onEvent?: (event: EngineEvent) => void;
@@ -67,7 +80,8 @@ export async function repairBlock(block: Block, jobCases: Case[], options: Repai
   // candidate: the only "fixes" a search could find delete the logic that reads it. Say so instead.
   const unseen = unknownFreeNames(block.source, block.uses ?? [], block.entry);
   if (unseen.length > 0) return cannotSee(jobCases, unseen, started, options.onEvent);
-  let cases = jobCases;
+  const fromDescription = options.descriptionExamples === false ? undefined : descriptionCases(block, jobCases);
+  let cases = fromDescription?.cases.length ? [...jobCases, ...fromDescription.cases] : jobCases;
   const budgetMs = options.budgetMs ?? 30_000;
   const deadline = started + budgetMs;
   const maxCandidates = options.maxCandidates ?? 20_000;
@@ -105,6 +119,9 @@ export async function repairBlock(block: Block, jobCases: Case[], options: Repai
     ms: 0,
     stoppedBy: 'exhausted',
   };
+  if (fromDescription && (fromDescription.found > 0 || fromDescription.skipped.length > 0)) {
+    result.description = { examples: fromDescription.found, cases: fromDescription.cases.length, skipped: fromDescription.skipped };
+  }
   if (failingIds.size === 0) {
     result.stoppedBy = 'nothing-to-repair';
     return finish();
@@ -325,6 +342,13 @@ export async function repairBlock(block: Block, jobCases: Case[], options: Repai
       costUsd: u.costUsd - usageBefore.costUsd,
     };
   }
+  const ranked = rankPlausible(result.candidates);
+  if (ranked.length > 0 && options.confidence !== false && !options.signal?.aborted) {
+    const assessed = await assessConfidence(block, cases, failingIds, ranked, pool, candidateLimits, synchronous, options.confidence === true ? {} : options.confidence);
+    trials += assessed.trials;
+    result.confidence = assessed.confidence;
+    emit({ type: 'confidence', confidence: assessed.confidence });
+  }
   return finish();
 
   function warn(message: string) {
@@ -333,8 +357,7 @@ export async function repairBlock(block: Block, jobCases: Case[], options: Repai
   }
 
   function finish(): RepairResult {
-    const plausible = result.candidates.filter((c) => c.status === 'plausible');
-    plausible.sort((a, b) => (a.score ?? 0) - (b.score ?? 0) || a.rank - b.rank);
+    const plausible = rankPlausible(result.candidates);
     result.winner = plausible[0];
     result.plausible = plausible.length > 0;
     result.candidates.sort((a, b) => a.rank - b.rank);
@@ -343,6 +366,11 @@ export async function repairBlock(block: Block, jobCases: Case[], options: Repai
     emit({ type: 'done', result });
     return result;
   }
+}
+
+/** Plausible candidates, best first: by score, then in trial order. */
+function rankPlausible(candidates: readonly CandidateReport[]): CandidateReport[] {
+  return candidates.filter((c) => c.status === 'plausible').sort((a, b) => (a.score ?? 0) - (b.score ?? 0) || a.rank - b.rank);
 }
 
 function cannotSee(cases: Case[], unseen: string[], started: number, onEvent: RepairOptions['onEvent']): RepairResult {

@@ -1,4 +1,4 @@
-import type { Case, CandidateSpec, SuspiciousRange, TrialReport, TrialResult } from '../core/types.ts';
+import type { Case, CandidateSpec, Encoded, SuspiciousRange, TrialReport, TrialResult } from '../core/types.ts';
 import type { OracleReport } from './oracle/oracle-cases.ts';
 
 export type CandidateStatus = 'plausible' | 'failed' | 'compile-error' | 'duplicate' | 'skipped';
@@ -28,6 +28,23 @@ export interface CandidateReport {
   score?: number;
 }
 
+/**
+ * Whether the cases decided between the plausible candidates (engine/oracle/confidence.ts): 'low' when the
+ * top plausible candidates answer differently on generated inputs, so the ranking alone picked the winner.
+ */
+export interface RepairConfidence {
+  level: 'high' | 'low';
+  reason: string;
+  /** Ranks of the plausible candidates compared, the winner first. */
+  compared: number[];
+  /** Generated inputs they were run on. */
+  inputs: number;
+  /** Compared candidates that answer unlike the winner somewhere. */
+  alternatives?: { rank: number; generator: string; description: string }[];
+  /** Inputs they disagree on (a few), with every compared candidate's answer. */
+  disagreements: { args: Encoded[]; how: string; answers: { rank: number; answer: string }[] }[];
+}
+
 export interface RepairResult {
   /** True when at least one candidate passes every case. */
   plausible: boolean;
@@ -35,12 +52,19 @@ export interface RepairResult {
   synchronous: boolean;
   /** The chosen candidate (best score among the plausible ones). */
   winner?: CandidateReport;
+  /** Set when there is a winner: whether the cases decided between the plausible candidates. */
+  confidence?: RepairConfidence;
   /** Every candidate tried, in trial order (plausible ones and a bounded sample of failures). */
   candidates: CandidateReport[];
   /** How the original fared on the cases (the generated ones included). */
   baseline: TrialReport;
   /** Every case candidates were judged on: the job's, then the generated ones (kind 'generated'). */
   cases: Case[];
+  /**
+   * Examples read from the block's description: found, made cases (kind 'description'; calls the job's
+   * own cases answer are left to them), and lines that call the block but were not read, with why.
+   */
+  description?: { examples: number; cases: number; skipped: { text: string; reason: string }[] };
   /** The original-as-oracle rule: whether it applied, inputs generated, cases made, inputs the original threw on. */
   oracle?: OracleReport;
   /**
@@ -77,6 +101,7 @@ export type EngineEvent =
   | { type: 'localised'; top: SuspiciousRange[] }
   | { type: 'candidate'; candidate: CandidateReport }
   | { type: 'plausible'; candidate: CandidateReport }
+  | { type: 'confidence'; confidence: RepairConfidence }
   | { type: 'done'; result: RepairResult };
 
 export type { CandidateSpec };

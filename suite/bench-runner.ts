@@ -54,6 +54,9 @@ export interface BugOutcome {
   description?: string;
   diff?: string;
   plausibleCount: number;
+  /** Whether the cases decided between the plausible candidates (engine/oracle/confidence.ts). */
+  confidence?: 'high' | 'low';
+  confidenceReason?: string;
   stoppedBy: RepairResult['stoppedBy'] | 'error';
   error?: string;
 }
@@ -73,6 +76,15 @@ export interface BenchReport {
     overfitted: number;
     /** overfitted / verifiedPlausible, 0..1; null when no plausible bug had hidden cases. */
     overfittedShare: number | null;
+    /** Plausible with low confidence (published only with approval); counted in plausible, correct and overfitted too. */
+    lowConfidence: number;
+    lowConfidenceCorrect: number;
+    lowConfidenceOverfitted: number;
+    /**
+     * Overfitted among the judged plausible winners with high confidence (those a policy would publish
+     * without approval), 0..1; null when there is none. Not a replacement for overfittedShare, which counts all.
+     */
+    highConfidenceOverfittedShare: number | null;
     medianSecondsToPlausible: number | null;
     trialsPerSecond: number;
     seconds: number;
@@ -112,6 +124,9 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
   const trialCount = outcomes.reduce((s, o) => s + o.trials, 0);
   const count = (v: BugVerdict) => outcomes.filter((o) => o.verdict === v).length;
   const verifiedPlausible = count('correct') + count('overfitted');
+  const low = outcomes.filter((o) => o.plausible && o.confidence === 'low');
+  const lowCount = (v: BugVerdict) => low.filter((o) => o.verdict === v).length;
+  const highJudged = verifiedPlausible - lowCount('correct') - lowCount('overfitted');
   return {
     suite: suite.name,
     summary: {
@@ -122,6 +137,10 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
       verifiedPlausible,
       overfitted: count('overfitted'),
       overfittedShare: verifiedPlausible > 0 ? count('overfitted') / verifiedPlausible : null,
+      lowConfidence: low.length,
+      lowConfidenceCorrect: lowCount('correct'),
+      lowConfidenceOverfitted: lowCount('overfitted'),
+      highConfidenceOverfittedShare: highJudged > 0 ? (count('overfitted') - lowCount('overfitted')) / highJudged : null,
       medianSecondsToPlausible: median(firsts),
       trialsPerSecond: searchSeconds > 0 ? trialCount / (searchSeconds / Math.max(1, options.jobs ?? 1)) : 0,
       seconds,
@@ -156,6 +175,7 @@ async function repairOne(bug: SuiteBug, pool: SandboxPool, generators: ('templat
       description: winner?.description,
       diff: winner?.diff,
       plausibleCount: result.candidates.filter((c) => c.status === 'plausible').length,
+      ...(result.confidence ? { confidence: result.confidence.level, confidenceReason: result.confidence.reason } : {}),
       stoppedBy: result.stoppedBy,
     };
   } catch (error) {

@@ -43,6 +43,12 @@ export async function publishPatch(p: {
   winner: CandidateReport;
   /** Cases by kind and the re-check verdict; signed with the patch. */
   evidence: PatchEvidence;
+  /**
+   * The search's confidence in the winner (engine/oracle/confidence.ts). 'low': its plausible rivals answer
+   * differently and no case decided, so it starts where the manual policy starts (pending-approval)
+   * whatever the policy. @defaultValue 'high'
+   */
+  confidence?: 'high' | 'low';
 }): Promise<PublishResult> {
   const { store, bug, round, winner } = p;
   const reserved = await store.reservePatchVersion(bug, round);
@@ -67,7 +73,7 @@ export async function publishPatch(p: {
     score: { generator: winner.generator, description: winner.description, passed: winner.passed, total: winner.total, editSize: winner.editSize },
   };
   const policy = await resolvePolicy(store, p.config, bug.app, bug.blockId);
-  const { status, rollout } = initialPlacement(policy, p.config.canarySteps);
+  const { status, rollout } = initialPlacement(p.confidence === 'low' ? 'manual' : policy, p.config.canarySteps);
   const r = await store.storePatch(doc, status, rollout);
   if (!r.stored) {
     const now = await store.getPatch(reserved.id);

@@ -19,6 +19,10 @@ export interface RepairJobReport {
   knownGood: number;
   warnings: string[];
   winner?: CandidateReport;
+  /** Whether the cases decided between the plausible candidates; a 'low' winner waits for approval. */
+  confidence?: RepairResult['confidence'];
+  /** Examples read from the block's description (cases of kind 'description'). */
+  description?: RepairResult['description'];
   /** Plausible candidates by score, then failed ones in trial order, at most `keep`. */
   candidates: CandidateReport[];
   llm?: RepairResult['llm'];
@@ -45,6 +49,8 @@ export function buildJobReport(fingerprint: string, round: number, result: Repai
     knownGood: result.knownGood,
     warnings: result.warnings,
     winner: result.winner,
+    confidence: result.confidence,
+    description: result.description,
     candidates: [...plausible, ...others].slice(0, keep),
     llm: result.llm,
     finishedAt: new Date().toISOString(),

@@ -154,7 +154,7 @@ export async function startRepairWorker(config: SutureConfig, options: { logger?
     let patch: PublishResult;
     try {
       const evidence = evidenceFromCases(judged, recheck);
-      patch = await publishPatch({ store, keys, config, bug, round, winner: result.winner, evidence });
+      patch = await publishPatch({ store, keys, config, bug, round, winner: result.winner, evidence, confidence: result.confidence?.level });
     } catch (error) {
       if (error instanceof StaleRoundError) return { outcome: 'skipped', reason: error.message };
       throw error;

@@ -54,7 +54,15 @@ test('a plausible winner without hidden cases is unverified, never correct; over
     assert.deepEqual([byId.misjudged.verdict, byId.misjudged.correct], ['overfitted', false]);
     const { plausible, correct, unverified, verifiedPlausible, overfitted, overfittedShare } = report.summary;
     assert.deepEqual({ plausible, correct, unverified, verifiedPlausible, overfitted, overfittedShare }, { plausible: 3, correct: 1, unverified: 1, verifiedPlausible: 2, overfitted: 1, overfittedShare: 0.5 });
-    assert.equal(benchFigures(report.summary), 'plausible 3 (100.0 %), correct 1 (33.3 %), unverified 1 (plausible, no hidden case to judge), overfitted 1 (50.0 % of the 2 plausible with hidden cases)');
+    const [figures, confidence] = benchFigures(report.summary).split('\n');
+    assert.equal(figures, 'plausible 3 (100.0 %), correct 1 (33.3 %), unverified 1 (plausible, no hidden case to judge), overfitted 1 (50.0 % of the 2 plausible with hidden cases)');
+    // The three bugs are one repair: the same confidence, counted apart, and the overfitted one still counted as overfitted.
+    const low = report.bugs.filter((b) => b.confidence === 'low').length;
+    assert.ok(low === 0 || low === 3);
+    assert.equal(report.summary.lowConfidence, low);
+    assert.equal(report.summary.lowConfidenceOverfitted, low ? 1 : 0);
+    assert.equal(report.summary.highConfidenceOverfittedShare, low ? null : 0.5);
+    assert.match(confidence, new RegExp(`^plausible, low confidence ${low} \\(held for approval; ${low ? 1 : 0} correct, ${low ? 1 : 0} overfitted\\)`));
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -1,0 +1,175 @@
+/**
+ * Refusing to guess. Plausible means "passes every case we have", and when several plausible candidates
+ * behave differently elsewhere the cases did not decide between them: the ranking (prior, edit size) picked
+ * one, and on bugs it was never tuned on that pick is often the overfitted one. So after the search the top
+ * plausible candidates are run on inputs generated around the job's own inputs (input-variations.ts; the
+ * arguments of value and no-throw cases, and the literal arguments of the entry's calls in test scripts),
+ * and their answers compared:
+ *
+ * - one behaviour on every input (or a single plausible candidate): confidence 'high';
+ * - two or more behaviours: confidence 'low', with the inputs they disagree on and each candidate's answer.
+ *   A candidate marked suspect (a known overfitting shape) does not count against a winner that is not: the
+ *   ranking has a reason to put it last. Inputs on which a candidate hit a limit are not compared.
+ * - candidates that differ in source but no input could be generated to compare them: 'low' too, since
+ *   nothing shows they agree.
+ *
+ * Nothing here changes which candidate wins; a low-confidence winner is published only with approval.
+ */
+import type { Block, Case, Encoded, SandboxLimits, TrialResult } from '../../core/types.ts';
+import type { SandboxPool } from '../sandbox/sandbox-pool.ts';
+import type { CandidateReport, RepairConfidence } from '../repair-report.ts';
+import { generateInputs, type InputSeed } from './input-variations.ts';
+import { literalCallArguments } from './literal-values.ts';
+import { readPaths } from './read-paths.ts';
+
+export interface ConfidenceOptions {
+  /** Plausible candidates compared, the winner included. @defaultValue 4 */
+  compare?: number;
+  /** Inputs generated. @defaultValue 30 */
+  maxInputs?: number;
+  /** Disagreeing inputs kept in the report. @defaultValue 5 */
+  keep?: number;
+  seed?: number;
+}
+
+/**
+ * The confidence of a search whose plausible candidates are `ranked` (best first, the winner at 0), and the
+ * trials it took.
+ */
+export async function assessConfidence(
+  block: Block,
+  cases: readonly Case[],
+  failingIds: ReadonlySet<string>,
+  ranked: readonly CandidateReport[],
+  pool: SandboxPool,
+  limits: Partial<SandboxLimits>,
+  synchronous: boolean,
+  options: ConfidenceOptions = {},
+): Promise<{ confidence: RepairConfidence; trials: number }> {
+  const winner = ranked[0];
+  const distinct = new Set<string>();
+  const compared = ranked.filter((c) => {
+    if (c !== winner && c.suspect && !winner.suspect) return false;
+    if (distinct.has(c.source)) return false;
+    distinct.add(c.source);
+    return true;
+  }).slice(0, options.compare ?? 4);
+  const base = { compared: compared.map((c) => c.rank), inputs: 0, disagreements: [] };
+  if (compared.length < 2) {
+    const reason = ranked.length === 1 ? 'a single plausible candidate' : 'the other plausible candidates are known overfitting shapes';
+    return { confidence: { level: 'high', reason, ...base }, trials: 0 };
+  }
+
+  const seeds = seedsOf(block, cases, failingIds);
+  const kinds = seenKinds(seeds);
+  // Generated generously, then only those within the types the job's own inputs show: a null or a string
+  // where every call passed a number is outside what the caller's calls say the block is for.
+  const max = options.maxInputs ?? 30;
+  const inputs = generateInputs(seeds, readPaths(block), { max: max * 4, seed: options.seed }).filter((input) => withinKinds(input.args, kinds)).slice(0, max);
+  if (inputs.length === 0) {
+    return { confidence: { level: 'low', reason: `${compared.length} plausible candidates differ in source and no input could be generated to compare them on`, ...base }, trials: 0 };
+  }
+  const probes: Case[] = inputs.map((input, i) => ({ id: `confidence-${i + 1}`, kind: 'generated', check: 'no-throw', args: input.args }));
+  let trials = 0;
+  const answers: (string | undefined)[][] = [];
+  for (const candidate of compared) {
+    const report = await pool.run({ block: { ...block, source: candidate.source }, cases: probes, limits, synchronous });
+    trials += report.results.length;
+    const byId = new Map(report.results.map((r) => [r.caseId, r]));
+    answers.push(probes.map((p) => (report.compileError ? undefined : answerOf(byId.get(p.id), p.args!))));
+  }
+
+  const disagreeing: number[] = [];
+  probes.forEach((_, i) => {
+    const seen = answers.map((a) => a[i]).filter((a): a is string => a !== undefined);
+    if (new Set(seen).size > 1) disagreeing.push(i);
+  });
+  const compareBase = { ...base, inputs: probes.length };
+  if (disagreeing.length === 0) {
+    return { confidence: { level: 'high', reason: `the ${compared.length} top plausible candidates answer alike on ${probes.length} generated inputs`, ...compareBase }, trials };
+  }
+  const against = compared.filter((_, k) => k > 0 && disagreeing.some((i) => answers[k][i] !== undefined && answers[0][i] !== undefined && answers[k][i] !== answers[0][i]));
+  const keep = options.keep ?? 5;
+  return {
+    confidence: {
+      level: 'low',
+      reason: `plausible candidates answer differently on ${disagreeing.length} of ${probes.length} generated inputs and no case decides between them`,
+      ...compareBase,
+      alternatives: against.map((c) => ({ rank: c.rank, generator: c.generator, description: c.description })),
+      disagreements: disagreeing.slice(0, keep).map((i) => ({
+        args: inputs[i].args,
+        how: inputs[i].how,
+        answers: compared.map((c, k) => ({ rank: c.rank, answer: answers[k][i] ?? 'no answer (limit)' })),
+      })),
+    },
+    trials,
+  };
+}
+
+/** A comparable summary of one answer; undefined for a limit (time, memory, crash) or a missing row. */
+function answerOf(r: TrialResult | undefined, args: readonly Encoded[]): string | undefined {
+  if (!r) return undefined;
+  if (r.outcome === 'pass') {
+    const value = JSON.stringify(r.actual === undefined ? { $t: 'undefined' } : r.actual);
+    const after = r.actualArgsAfter ? JSON.stringify(r.actualArgsAfter) : undefined;
+    return after !== undefined && after !== JSON.stringify(args) ? `${value} (arguments after: ${after})` : value;
+  }
+  if (r.outcome === 'threw') return `throws ${r.error?.name ?? 'Error'}`;
+  if (r.outcome === 'wrong-result') return `wrong result ${JSON.stringify(r.actual)}`;
+  return undefined;
+}
+
+/** The job's own inputs: value and no-throw case arguments, and literal call arguments of the entry in scripts. */
+function seedsOf(block: Block, cases: readonly Case[], failingIds: ReadonlySet<string>): InputSeed[] {
+  const seeds: InputSeed[] = [];
+  const seen = new Set<string>();
+  const add = (args: Encoded[], failing: boolean) => {
+    const key = JSON.stringify(args);
+    if (seen.has(key)) return;
+    seen.add(key);
+    seeds.push({ args, failing });
+  };
+  for (const c of cases) {
+    if (c.args) add(c.args, failingIds.has(c.id));
+    else if (c.script && block.entry) for (const args of literalCallArguments(c.script, block.entry)) add(args, failingIds.has(c.id));
+  }
+  return seeds;
+}
+
+/** The kind of an encoded value: number, string, boolean, null, undefined, array or object (class name for instances). */
+function kindOf(value: Encoded): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value !== 'object') return typeof value;
+  const t = (value as { $t?: unknown }).$t;
+  if (t === undefined) return 'object';
+  if (t === 'object') return `object ${String((value as { class?: unknown }).class ?? '')}`;
+  return String(t);
+}
+
+interface SeenKinds {
+  /** Per argument position: the kinds seen there. */
+  args: Set<string>[];
+  /** Per argument position: the kinds of array elements seen there. */
+  elements: Set<string>[];
+}
+
+function seenKinds(seeds: readonly InputSeed[]): SeenKinds {
+  const out: SeenKinds = { args: [], elements: [] };
+  for (const seed of seeds) {
+    seed.args.forEach((arg, i) => {
+      (out.args[i] ??= new Set()).add(kindOf(arg));
+      if (Array.isArray(arg)) for (const item of arg) (out.elements[i] ??= new Set()).add(kindOf(item));
+    });
+  }
+  return out;
+}
+
+/** Every argument of a kind seen at its position (array elements too, when elements were seen there). */
+function withinKinds(args: readonly Encoded[], kinds: SeenKinds): boolean {
+  return args.every((arg, i) => {
+    if (!kinds.args[i]?.has(kindOf(arg))) return false;
+    const elements = kinds.elements[i];
+    return !Array.isArray(arg) || !elements || arg.every((item) => elements.has(kindOf(item)));
+  });
+}
