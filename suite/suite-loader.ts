@@ -103,7 +103,7 @@ async function loadBug(bugDir: string): Promise<SuiteBug> {
     id: meta.id,
     entry: meta.entry,
     description: meta.description,
-    block: { source, entry: meta.entry, description: meta.description },
+    block: { source, entry: meta.entry, description: meta.description, ...(meta.uses ? { uses: meta.uses } : {}) },
     cases,
     hidden,
     dir: bugDir,

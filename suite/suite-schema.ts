@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import type { Case, CaseKind } from '../core/types.ts';
+import type { CallWorld } from '../core/world.ts';
 
 export const suiteJsonSchema = z.object({
   name: z.string().min(1),
@@ -18,6 +19,29 @@ export const bugJsonSchema = z.object({
   bug_type: z.string().optional(),
   // A relative file name inside the bug dir; suites written by us always say "buggy.js".
   source: z.string().regex(/^[^/\\]+$/, 'must be a file name inside the bug directory'),
+  /** Outside names the block reads (module constants, helpers, injected clients), defined in each trial from a case's `world`. */
+  uses: z.array(z.string().regex(/^[A-Za-z_$][A-Za-z0-9_$]*$/, 'must be an identifier')).optional(),
+});
+
+const encodedValues = z.record(z.string(), z.unknown());
+
+/** One call the block made through a `uses` name (core/world.ts DependencyCall). */
+const dependencyCallSchema = z.strictObject({
+  path: z.string().min(1),
+  args: z.array(z.unknown()),
+  mode: z.enum(['sync', 'async']),
+  result: z.unknown().optional(),
+  error: z.strictObject({ name: z.string(), message: z.string() }).optional(),
+});
+
+/** The world of a case's call (core/world.ts CallWorld): values are snapshot encodings, functions `{"$t":"function","name":"..."}`. */
+export const worldSchema = z.strictObject({
+  uses: encodedValues,
+  usesAfter: encodedValues.optional(),
+  calls: z.array(dependencyCallSchema),
+  this: z.unknown().optional(),
+  thisAfter: z.unknown().optional(),
+  sources: z.record(z.string(), z.string()).optional(),
 });
 
 const caseKind = z.enum(['failure', 'recorded', 'test']);
@@ -35,6 +59,7 @@ export const fileCaseSchema = z
     script: z.string().min(1).optional(),
     kind: caseKind.optional(),
     argsAfter: z.array(z.unknown()).optional(),
+    world: worldSchema.optional(),
   })
   .superRefine((value, ctx) => {
     const has = (key: string) => Object.hasOwn(value, key);
@@ -70,11 +95,12 @@ export type FileCase = z.infer<typeof fileCaseSchema>;
 /** Map a validated file case to a core Case with id `<prefix>-<index>`. */
 export function toCoreCase(fileCase: FileCase, id: string): Case {
   const kind: CaseKind = fileCase.kind ?? 'test';
-  if (fileCase.script !== undefined) return { id, kind, check: 'script', script: fileCase.script };
+  const world = fileCase.world ? { world: fileCase.world as CallWorld } : {};
+  if (fileCase.script !== undefined) return { id, kind, check: 'script', script: fileCase.script, ...world };
   if (Object.hasOwn(fileCase, 'expect')) {
-    const value: Case = { id, kind, check: 'value', args: fileCase.args ?? [], expect: fileCase.expect };
+    const value: Case = { id, kind, check: 'value', args: fileCase.args ?? [], expect: fileCase.expect, ...world };
     if (fileCase.argsAfter) value.argsAfter = fileCase.argsAfter;
     return value;
   }
-  return { id, kind, check: 'no-throw', args: fileCase.args ?? [] };
+  return { id, kind, check: 'no-throw', args: fileCase.args ?? [], ...world };
 }

@@ -1,0 +1,6 @@
+function chase(player) {
+  const myPos = self.getCurrentPosition();
+  if (myPos.x <= player.x) moveRight();
+  else moveLeft();
+  return myPos.x;
+}
