@@ -18,6 +18,40 @@ const patchId = { type: 'string', pattern: '^[0-9a-f]{16}-v[0-9]{1,9}$' } as con
 /** The outside names a block is given (`uses`): identifiers, each once. */
 const uses = { type: 'array', maxItems: 64, uniqueItems: true, items: { type: 'string', pattern: '^[A-Za-z_$][A-Za-z0-9_$]{0,199}$' } } as const;
 
+const errorShape = { type: 'object', additionalProperties: false, required: ['name', 'message'], properties: { name: { type: 'string', maxLength: 200 }, message: { type: 'string', maxLength: 2000 } } } as const;
+/** A `uses` value or receiver, per name (snapshot-encoded; sizes checked per value by the route). */
+const encodedByName = { type: 'object', maxProperties: 64, propertyNames: { pattern: '^[A-Za-z_$][A-Za-z0-9_$]{0,199}$' }, additionalProperties: {} } as const;
+
+/** The world of one call (core/world.ts): `uses` values, the dependency calls in order, the receiver. */
+const world = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['uses', 'calls'],
+  properties: {
+    uses: encodedByName,
+    usesAfter: encodedByName,
+    calls: {
+      type: 'array',
+      maxItems: 1000,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['path', 'args', 'mode'],
+        properties: {
+          path: { type: 'string', minLength: 1, maxLength: 500 },
+          args: encodedList,
+          mode: { enum: ['sync', 'async'] },
+          result: {},
+          error: errorShape,
+        },
+      },
+    },
+    this: {},
+    thisAfter: {},
+    sources: { type: 'object', maxProperties: 200, additionalProperties: { type: 'string', maxLength: 100_000 } },
+  },
+} as const;
+
 export const failureReportSchema = {
   type: 'object',
   additionalProperties: false,
@@ -45,6 +79,7 @@ export const failureReportSchema = {
     args: encodedList,
     at: isoTime,
     patchId,
+    world,
   },
 } as const;
 
@@ -64,7 +99,7 @@ const recordedCallSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['args', 'result', 'at'],
-  properties: { args: encodedList, result: {}, argsAfter: encodedList, at: isoTime },
+  properties: { args: encodedList, result: {}, argsAfter: encodedList, at: isoTime, world },
 } as const;
 
 export const recordedCasesSchema = {

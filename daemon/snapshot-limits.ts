@@ -1,4 +1,5 @@
 import { decodeSnapshot } from '../core/snapshot.ts';
+import type { CallWorld } from '../core/world.ts';
 import type { HttpErrorCode } from './http-errors.ts';
 
 /** A snapshot refused at the edge; `field` names where it sits in the request. */
@@ -41,5 +42,26 @@ export function checkSnapshot(field: string, value: unknown, limits: { maxBytes:
   } catch (error) {
     throw new SnapshotLimitError(field, `not a valid snapshot (${(error as Error).message})`);
   }
+  return json;
+}
+
+/**
+ * Checks every snapshot inside a call's world (uses values before and after, dependency call
+ * arguments and answers, receiver) against the same limits as arguments. Returns its JSON text.
+ */
+export function checkWorld(field: string, world: CallWorld, limits: { maxBytes: number; maxDepth: number }): string {
+  const values = (name: string, record: Record<string, unknown> | undefined) => {
+    for (const [key, value] of Object.entries(record ?? {})) checkSnapshot(`${field}/${name}/${key}`, value, limits);
+  };
+  values('uses', world.uses);
+  values('usesAfter', world.usesAfter);
+  world.calls.forEach((call, i) => {
+    checkSnapshot(`${field}/calls/${i}/args`, call.args, limits);
+    if ('result' in call) checkSnapshot(`${field}/calls/${i}/result`, call.result, limits);
+  });
+  if ('this' in world) checkSnapshot(`${field}/this`, world.this, limits);
+  if ('thisAfter' in world) checkSnapshot(`${field}/thisAfter`, world.thisAfter, limits);
+  const json = JSON.stringify(world);
+  if (Buffer.byteLength(json) > limits.maxBytes * 4) throw new SnapshotLimitError(field, `larger than ${limits.maxBytes * 4} bytes in all`);
   return json;
 }

@@ -6,7 +6,7 @@ import { ActivitySeries } from '../dashboard/activity-series.ts';
 import { failureFingerprint, sha256, sourceHashOf } from '../failure-fingerprint.ts';
 import { FailureIngestBatcher } from '../failure-ingest-batcher.ts';
 import { failureAckSchema, failureReportSchema, outcomeReportSchema, recordedCasesSchema } from '../http-schemas.ts';
-import { checkSnapshot } from '../snapshot-limits.ts';
+import { checkSnapshot, checkWorld } from '../snapshot-limits.ts';
 import type { PatchRecord } from '../../service/store/service-store.ts';
 
 /** POST /v1/failures, /v1/cases and /v1/outcomes: what SDK instances send. */
@@ -33,7 +33,9 @@ export function ingestRoutes(app: FastifyInstance, ctx: DaemonContext): void {
     const args = checkSnapshot(`${field}/args`, call.args, limits);
     checkSnapshot(`${field}/result`, call.result, limits);
     if (call.argsAfter) checkSnapshot(`${field}/argsAfter`, call.argsAfter, limits);
-    return [sha256(args).slice(0, 32), JSON.stringify({ args: call.args, result: call.result, argsAfter: call.argsAfter, at: call.at })];
+    // The same arguments in another world (other uses values or dependency answers) is another case.
+    const worldJson = call.world ? checkWorld(`${field}/world`, call.world, limits) : '';
+    return [sha256(args + worldJson).slice(0, 32), JSON.stringify({ args: call.args, result: call.result, argsAfter: call.argsAfter, at: call.at, ...(call.world ? { world: call.world } : {}) })];
   };
 
   /** Stores the disagreeing calls of a patch as recorded calls of its block, past the block's cap; returns how many were new. */
@@ -53,6 +55,7 @@ export function ingestRoutes(app: FastifyInstance, ctx: DaemonContext): void {
     const body = request.body as FailureReport;
     auth.app(request, body.app);
     const argsJson = checkSnapshot('body/args', body.args, limits);
+    const worldJson = body.world ? checkWorld('body/world', body.world, limits) : '';
     const fp = failureFingerprint({ app: body.app, blockId: body.block.id, source: body.block.source, error: body.error, uses: body.block.uses });
     // A block that reads names suture cannot see is stored but not searched: a trial would run it
     // without them (parsed once per source, cached).
@@ -79,13 +82,14 @@ export function ingestRoutes(app: FastifyInstance, ctx: DaemonContext): void {
       firstMessage: body.error.message.slice(0, 2000),
       frame: fp.frame,
       stack: (body.error.stack ?? '').slice(0, 4000),
-      caseHash: sha256(argsJson).slice(0, 32),
+      caseHash: sha256(argsJson + worldJson).slice(0, 32),
       caseJson: JSON.stringify({
         args: body.args,
         at: body.at,
         instanceId: body.instanceId,
         error: { name: body.error.name, message: body.error.message.slice(0, 500) },
         ...(body.patchId ? { patchId: body.patchId } : {}),
+        ...(body.world ? { world: body.world } : {}),
       }),
       maxCases: config.maxCasesPerBug,
       fingerprint,
