@@ -180,7 +180,8 @@ function variationsOf(args: readonly Encoded[], donors: readonly InputSeed[], re
     for (const other of donors) {
       if (other.args[arg] === undefined) continue;
       for (const { keys, value } of walk(other.args[arg]).slice(0, MAX_PATHS_PER_ARG)) {
-        if (keys.length === 0 || valuesAt(root, keys).length > 0 || valuesAt(root, keys.slice(0, -1)).length === 0) continue;
+        // The parent must be an object or array here (a `null` product has no price to add).
+        if (keys.length === 0 || valuesAt(root, keys).length > 0 || !valuesAt(root, keys.slice(0, -1)).some((v) => fieldsOf(v) !== undefined)) continue;
         out.push({ arg, keys, how: `${formatPath(params, { arg, keys })} from another input`, make: () => replaced(args, arg, keys, value) });
       }
     }
