@@ -1,0 +1,3 @@
+function auditLine(event) {
+  return [event.at, event.actor, event.action].join(' | ');
+}

@@ -1,0 +1,3 @@
+function deliveryCity(order) {
+  return order.customer?.address?.city?.toUpperCase();
+}

@@ -1,0 +1,3 @@
+function priceLabel(item) {
+  return `${item.price.toFixed(2)} ${item.currency}`;
+}

@@ -1,0 +1,3 @@
+function salutation(customer) {
+  return `Dear ${customer.first} ${customer.middle} ${customer.last},`;
+}

@@ -1,0 +1,5 @@
+function shippingNotice(user, messages, formats) {
+  const text = messages[user.locale || 'en'];
+  const pattern = formats[user.locale].date;
+  return { to: user.email, text, pattern };
+}

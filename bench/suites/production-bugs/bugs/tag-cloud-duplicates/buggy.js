@@ -1,0 +1,3 @@
+function tagCloud(posts) {
+  return posts.flatMap((p) => p.tags.map((t) => t.toLowerCase()));
+}

@@ -1,0 +1,6 @@
+const VAT = { DE: 0.19, FR: 0.2, NL: 0.21, default: 0.2 };
+
+function grossCents(netCents, country) {
+  const rate = VAT[country.toUpperCase()] ?? VAT.default;
+  return Math.round(netCents * (1 + rate));
+}
