@@ -70,6 +70,13 @@ describe('a case with a world', () => {
     assert.match(r.error?.message ?? '', /called moveLeft\(\)/);
   });
 
+  it('a candidate that swaps a dependency for its own function does not make the call the original made', async () => {
+    const swapped = AI.replace('if (myPos.x < playerPos.x) moveRight();', 'moveRight = () => undefined; if (myPos.x < playerPos.x) moveRight();');
+    const [r] = await run(ai(swapped), [aiCase()]);
+    assert.equal(r.outcome, 'wrong-result');
+    assert.match(r.error?.message ?? '', /did not call moveRight\(\)/);
+  });
+
   it('a call with other arguments than the log has is a difference too', async () => {
     const block = { source: 'async function load(id) { const u = await db.getUser(id); return u.name; }', entry: 'load', uses: ['db'] };
     const world: CallWorld = { uses: { db: { getUser: FN } }, calls: [{ path: 'db.getUser', args: [7], mode: 'async', result: { name: 'Ann' } }] };
