@@ -195,7 +195,7 @@ export class FailureReports {
       await calls.flush();
       ready = [];
       for (const item of items) {
-        if (this.#recording.pendingFor(item.report.block.id)) retry.push(item);
+        if (this.#recording.pendingFor(item.report.block.id)) retry.push(undelivered(item));
         else ready.push(item);
       }
     }
@@ -206,7 +206,7 @@ export class FailureReports {
           try {
             res = await this.#http.request('POST', '/v1/failures', { body: item.report });
           } catch (err) {
-            retry.push(item);
+            retry.push(undelivered(item));
             this.#events.error(new SdkError('SUTURE_DELIVERY_FAILED', `failure report not delivered: ${(err as Error).message}`, { cause: err }));
             return;
           }
@@ -214,7 +214,7 @@ export class FailureReports {
             const b = res.body as Partial<FailureAck> | undefined;
             item.ack?.(b && typeof b.fingerprint === 'string' ? { fingerprint: b.fingerprint, jobId: String(b.jobId ?? ''), ...(typeof b.status === 'string' ? { status: b.status } : {}) } : null);
           } else if (isRetryableStatus(res.status)) {
-            retry.push(item);
+            retry.push(undelivered(item));
             this.#events.error(new SdkError('SUTURE_DELIVERY_FAILED', `failure report not delivered: HTTP ${res.status}`));
           } else {
             item.ack?.(null);
@@ -225,6 +225,16 @@ export class FailureReports {
     }
     return retry;
   }
+}
+
+/**
+ * A report that could not be delivered now stays queued for the next try, but a call held for its
+ * fix (waitForFix) is not: no fix can come for a failure the daemon has not seen, so the held call
+ * is answered "no acknowledgement" at once and rethrows its own error.
+ */
+function undelivered(item: PendingFailure): PendingFailure {
+  item.ack?.(null);
+  return { report: item.report };
 }
 
 function sleep(ms: number): Promise<void> {

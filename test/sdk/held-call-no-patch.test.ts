@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createRepairClient, type SdkError } from '../../sdk/index.ts';
 import { SHOP_TOKEN, startHarness, type Harness } from '../../testkit/service-harness.ts';
+import { held } from './held-call.ts';
 
 /** Far longer than a held call may wait below. */
 const WAIT_MS = 20_000;
@@ -14,17 +15,6 @@ async function heldClient(h: Harness) {
   const errors: SdkError[] = [];
   client.on('error', (e) => errors.push(e));
   return { client, errors };
-}
-
-/** Runs a failing call under waitForFix; gives what it threw and how long it was held. */
-async function held(run: () => unknown): Promise<{ error: unknown; ms: number }> {
-  const t0 = Date.now();
-  try {
-    await run();
-  } catch (error) {
-    return { error, ms: Date.now() - t0 };
-  }
-  throw new Error('the call did not throw');
 }
 
 test('a held call of a block that reads a name suture cannot see rethrows its own error at once', { timeout: 60_000 }, async (t) => {
