@@ -1,4 +1,5 @@
 import type { ManifestPatch } from '../core/wire.ts';
+import { CallLog, runTraced, Tracer } from './block-world.ts';
 import type { CallContext } from './call-context.ts';
 import type { CallRecording } from './call-recording.ts';
 import type { ClientEvents } from './client-events.ts';
@@ -102,6 +103,32 @@ export class CallPath {
   }
 
   /**
+   * A block given with `uses` (the options-object form): it runs as its traced copy (see
+   * block-world.ts), so failures and recorded calls carry its world. Patches, sampling and entry
+   * copies as in `call`.
+   */
+  callWorld(ctx: CallContext): unknown {
+    if (this.#table.any) {
+      const block = this.#table.blocks.get(ctx.id);
+      if (block !== undefined) {
+        const patch = this.#table.patchFor(block, ctx.fn);
+        if (patch !== undefined) return this.#runPatched(ctx, patch);
+      }
+    }
+    const sampled = --this.#countdown <= 0 && this.#sampleNow();
+    if (sampled || this.#first.wants(ctx.id)) return this.#runRecorded(ctx, sampled);
+    const entry = this.#entryCopies ? copyArgs(ctx.self === undefined ? ctx.args : [ctx.self, ...ctx.args]) : null;
+    let r: unknown;
+    try {
+      r = applyBlock(ctx);
+    } catch (error) {
+      return this.#failures.failed(ctx, entry, error, true);
+    }
+    if (r instanceof Promise) return r.then(undefined, (error: unknown) => this.#failures.failed(ctx, entry, error, true));
+    return r;
+  }
+
+  /**
    * The countdown reached zero: draw the next gap and say whether this call is recorded. Gaps come
    * from the geometric distribution, so each call is still sampled independently with probability
    * `sampleRate`, but `Math.random` runs once per sampled call instead of once per call.
@@ -130,11 +157,12 @@ export class CallPath {
   /** A call that is sampled (`sampled`) or may be one of the block's first distinct calls. */
   #runRecorded(ctx: CallContext, sampled: boolean): unknown {
     const entry = copyArgs(ctx.self === undefined ? ctx.args : [ctx.self, ...ctx.args]);
+    if (ctx.world !== undefined) ctx.usesEntry = copyArgs(ctx.world.values);
     // A call copied only because it may be a first call fails like any other call of its snapshot mode.
     const reported = sampled || this.#entryCopies ? entry : null;
     let r: unknown;
     try {
-      r = ctx.fn.apply(ctx.self, ctx.args);
+      r = applyBlock(ctx);
     } catch (error) {
       return this.#failures.failed(ctx, reported, error, true);
     }
@@ -181,7 +209,7 @@ export class CallPath {
     const sampled = --this.#countdown <= 0 && this.#sampleNow();
     let r: unknown;
     try {
-      r = ctx.fn.apply(ctx.self, ctx.args);
+      r = applyBlock(ctx);
     } catch (error) {
       return this.#rescue(ctx, patch, entry, target, error, ctx.fn instanceof AsyncFunction);
     }
@@ -248,15 +276,22 @@ export class CallPath {
         /* best effort */
       }
     }
+    if (ctx.tracer !== undefined) ctx.tracer = new Tracer(new CallLog());
     let r: unknown;
     try {
-      r = ctx.fn.apply(ctx.self, ctx.args);
+      r = applyBlock(ctx);
     } catch (err) {
       return this.#failures.failed(ctx, entry, err, false);
     }
     if (r instanceof Promise) return r.then(undefined, (err: unknown) => this.#failures.failed(ctx, entry, err, false));
     return r;
   }
+}
+
+/** Runs the block: as its traced copy when it has `uses` (the call's log goes in `ctx.tracer`). */
+function applyBlock(ctx: CallContext): unknown {
+  if (ctx.world === undefined) return ctx.fn.apply(ctx.self, ctx.args);
+  return runTraced(ctx.world, ctx.fn, ctx.self, ctx.args, (ctx.tracer ??= new Tracer(new CallLog())));
 }
 
 /** With rate 0 the countdown still runs out after 2^30 calls; #sampleNow then just refills it. */

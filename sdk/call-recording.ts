@@ -3,6 +3,7 @@ import type { SourceHashCache } from '../core/source-hash.ts';
 import type { Encoded } from '../core/types.ts';
 import type { RecordedCall, RecordedCasesBatch } from '../core/wire.ts';
 import type { CallContext } from './call-context.ts';
+import { encodePendingWorld, pendingWorld, type PendingWorld } from './call-world.ts';
 import type { ClientEvents } from './client-events.ts';
 import type { ResolvedOptions } from './client-options.ts';
 import { isRetryableStatus, type DaemonHttp } from './daemon-http.ts';
@@ -22,6 +23,8 @@ interface PendingCall {
   result: unknown;
   after: unknown[];
   at: string;
+  /** The call's `uses`, calls and receiver, copied when it returned. */
+  world?: PendingWorld;
 }
 
 /**
@@ -71,7 +74,9 @@ export class CallRecording {
         encoded = this.#encoder.encodeEach(args);
         if (!this.first.admit(ctx.id, encoded) && !sampled) return;
       } else if (!sampled) return;
+      const world = pendingWorld(ctx, off ? entry[0] : undefined);
       this.queue.push({
+        ...(world ? { world } : {}),
         blockId: ctx.id,
         description: ctx.description,
         source: this.#hashes.of(ctx.fn).source,
@@ -100,6 +105,7 @@ export class CallRecording {
         argsAfter: this.#encoder.encodeEach(it.after),
         at: it.at,
       };
+      if (it.world) call.world = encodePendingWorld(this.#encoder, it.world);
       if (this.#o.redactHook) {
         try {
           const out = this.#o.redactHook({ kind: 'recorded', blockId: it.blockId, call });
@@ -110,9 +116,9 @@ export class CallRecording {
           continue;
         }
       }
-      const key = `${it.blockId}\0${it.source}`;
+      const key = `${it.blockId}\0${it.source}\0${it.world?.names.join(',') ?? ''}`;
       let b = blocks.get(key);
-      if (!b) blocks.set(key, (b = { id: it.blockId, description: it.description, source: it.source, calls: [] }));
+      if (!b) blocks.set(key, (b = { id: it.blockId, description: it.description, source: it.source, ...(it.world && it.world.names.length > 0 ? { uses: it.world.names } : {}), calls: [] }));
       b.calls.push(call);
     }
     if (blocks.size === 0) return [];

@@ -44,13 +44,15 @@ export interface RepairClientEvents {
 
 /**
  * The client's events. Never throws into the block's caller: a listener that throws is ignored,
- * and an `error` with no listener is dropped instead of becoming an unhandled 'error' throw.
+ * and an `error` with no listener never becomes an unhandled 'error' throw: each distinct one is
+ * written once to stderr instead.
  * Events raised while the client is being constructed wait a tick, so listeners attached right
  * after creation hear them.
  */
 export class ClientEvents {
   readonly emitter = new EventEmitter<RepairClientEvents>();
   #constructing = true;
+  readonly #written = new Set<string>();
 
   /** The client's constructor has returned: events go out at once from now on. */
   constructed(): void {
@@ -62,11 +64,26 @@ export class ClientEvents {
       process.nextTick(() => this.emit(event, ...args));
       return;
     }
-    if (event === 'error' && this.emitter.listenerCount('error') === 0) return;
+    if (event === 'error' && this.emitter.listenerCount('error') === 0) {
+      this.#unheard(args[0] as SdkError);
+      return;
+    }
     try {
       (this.emitter.emit as (e: string, ...a: unknown[]) => boolean).call(this.emitter, event, ...args);
     } catch {
       // A listener threw; it must not reach the block's caller.
+    }
+  }
+
+  /** An `error` nobody listens to: each distinct one (code and message) is written once to stderr. */
+  #unheard(err: SdkError): void {
+    const key = `${err.code}: ${err.message}`;
+    if (this.#written.has(key) || this.#written.size >= 200) return;
+    this.#written.add(key);
+    try {
+      process.stderr.write(`suture: ${key}\n`);
+    } catch {
+      /* no stderr: nothing to tell */
     }
   }
 

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { SourceHashCache } from '../core/source-hash.ts';
 import type { FailureAck, FailureReport, ManifestPatch } from '../core/wire.ts';
+import { cannotSeeMessage, unknownFreeNames } from '../core/block-free-names.ts';
 import type { CallContext } from './call-context.ts';
+import { failureWorld } from './call-world.ts';
 import type { CallRecording } from './call-recording.ts';
 import type { ClientEvents } from './client-events.ts';
 import type { ResolvedOptions } from './client-options.ts';
@@ -42,6 +44,8 @@ export class FailureReports {
   readonly #table: PatchTable;
   readonly #outcomes: OutcomeCounting;
   readonly queue: DeliveryQueue<PendingFailure>;
+  /** Blocks (id, uses, source) whose outside names were checked. */
+  readonly #seenChecked = new Set<string>();
   #closed = false;
 
   constructor(o: {
@@ -108,6 +112,10 @@ export class FailureReports {
       at: new Date().toISOString(),
     };
     if (patchId !== undefined) report.patchId = patchId;
+    if (ctx.world !== undefined) report.block.uses = ctx.world.names;
+    const world = failureWorld(this.#encoder, ctx, state);
+    if (world !== undefined) report.world = world;
+    if (patchId === undefined) this.#checkSeen(ctx, report.block.source);
     if (this.#o.redactHook) {
       try {
         const out = this.#o.redactHook({ kind: 'failure', report });
@@ -131,6 +139,26 @@ export class FailureReports {
   async close(): Promise<void> {
     this.#closed = true;
     await this.queue.close();
+  }
+
+  /**
+   * On a block's first failure: the outside names it reads that suture cannot see (neither standard
+   * globals nor in its `uses`) make an `error` event, once per block and set of names. The daemon
+   * refuses to search such a block.
+   */
+  #checkSeen(ctx: CallContext, source: string): void {
+    const uses = ctx.world?.names ?? [];
+    const key = `${ctx.id}\0${uses.join(',')}\0${source}`;
+    if (this.#seenChecked.has(key)) return;
+    if (this.#seenChecked.size >= 10_000) this.#seenChecked.clear();
+    this.#seenChecked.add(key);
+    let names: string[];
+    try {
+      names = ctx.world?.unknown ?? unknownFreeNames(source, uses);
+    } catch {
+      return; // a source that does not parse as a function: the daemon tells (cannot-see needs names)
+    }
+    if (names.length > 0) this.#events.error(new SdkError('SUTURE_CANNOT_SEE', cannotSeeMessage(ctx.id, names), { names }));
   }
 
   async #waitForFix(ctx: CallContext, state: unknown[], error: unknown, ack: Promise<FailureAck | null>, deadline: number): Promise<unknown> {

@@ -1,5 +1,7 @@
 import { SourceHashCache } from '../core/source-hash.ts';
+import { blockWorld, checkBlockOptions, WorldCompiler, type BlockOptions } from './block-world.ts';
 import { CallPath } from './call-path.ts';
+import type { CallContext } from './call-context.ts';
 import { CallRecording } from './call-recording.ts';
 import { ClientEvents, type RepairClientEvents } from './client-events.ts';
 import { resolveOptions, type RepairClientOptions } from './client-options.ts';
@@ -15,6 +17,7 @@ import { createSnapshotEncoder } from './snapshot-encoder.ts';
 import { TrustedExecutor } from './trusted-executor.ts';
 
 export type { PatchedEvent, FailureEvent, ShadowEvent, SyncEvent, RepairClientEvents } from './client-events.ts';
+export type { BlockOptions } from './block-world.ts';
 
 /**
  * What `run` gives back: an async block's promise (of its value), or a sync block's value —
@@ -51,6 +54,8 @@ export class RepairClient {
   readonly #table: PatchTable;
   readonly #sync: RegistrySync;
   readonly #executor: PatchExecutor | null = null;
+  readonly #hashes: SourceHashCache;
+  readonly #compiler = new WorldCompiler();
   #closed = false;
 
   constructor(options: RepairClientOptions) {
@@ -58,7 +63,7 @@ export class RepairClient {
     const events = this.#events;
     const http = new DaemonHttp(o.url, o.token, o.requestTimeout);
     const encoder = createSnapshotEncoder(o.redactKeys);
-    const hashes = new SourceHashCache();
+    const hashes = (this.#hashes = new SourceHashCache());
     if (o.execution === 'trusted') this.#executor = new TrustedExecutor();
     else {
       const loaded = loadIsolatedVm();
@@ -102,22 +107,57 @@ export class RepairClient {
     events.constructed();
   }
 
-  /** Runs `fn(...args)` as block `id`; see {@link RunResult}. Never throws its own errors: only the block's. */
+  /**
+   * Runs `fn(...args)` as block `id`; see {@link RunResult}. Never throws its own errors: only the
+   * block's. The options form names what the block reads from outside:
+   * `run({ id, description, uses: { RATES, db } }, fn, ...args)` (see {@link BlockOptions}).
+   */
   run<A extends unknown[], R>(id: string, description: string, fn: (...args: A) => R, ...args: A): RunResult<R>;
+  run<A extends unknown[], R>(block: BlockOptions, fn: (...args: A) => R, ...args: A): RunResult<R>;
   // Fixed parameters instead of a rest array: up to four arguments cross without an array being
   // allocated on the success path (more take the general route through `arguments`).
-  run(id: string, description: string, fn: Function, a0?: unknown, a1?: unknown, a2?: unknown, a3?: unknown): unknown {
+  run(id: string | BlockOptions, description: string | Function, fn?: unknown, a0?: unknown, a1?: unknown, a2?: unknown, a3?: unknown): unknown {
+    if (typeof id !== 'string') return this.#path.callWorld(this.#context(id, description as Function, id.receiver, restOf(arguments, 2), 'run'));
     const n = arguments.length - 3;
-    return this.#path.invoke(id, description, fn, undefined, n, a0, a1, a2, a3, n > 4 ? restOf(arguments, 3) : null);
+    return this.#path.invoke(id, description as string, fn as Function, undefined, n, a0, a1, a2, a3, n > 4 ? restOf(arguments, 3) : null);
   }
 
-  /** `run` bound to a block: returns a function with `fn`'s parameters (and `this`). */
-  wrap<A extends unknown[], R, T = unknown>(id: string, description: string, fn: (this: T, ...args: A) => R): (this: T, ...args: A) => RunResult<R> {
+  /**
+   * `run` bound to a block: returns a function with `fn`'s parameters (and `this`: the call's own,
+   * or in the options form `receiver` when given).
+   */
+  wrap<A extends unknown[], R, T = unknown>(id: string, description: string, fn: (this: T, ...args: A) => R): (this: T, ...args: A) => RunResult<R>;
+  wrap<A extends unknown[], R, T = unknown>(block: BlockOptions, fn: (this: T, ...args: A) => R): (this: T, ...args: A) => RunResult<R>;
+  wrap<A extends unknown[], R, T = unknown>(id: string | BlockOptions, description: string | Function, fn?: (this: T, ...args: A) => R): (this: T, ...args: A) => RunResult<R> {
     const path = this.#path;
+    if (typeof id !== 'string') {
+      checkBlockOptions(id, 'wrap');
+      const block = id;
+      const body = description as Function;
+      if (typeof body !== 'function') throw new TypeError(`suture wrap: block '${block.id}' needs a function`);
+      const client = this;
+      const fixed = Object.hasOwn(block, 'receiver');
+      return function wrapped(this: T, ...args: A): RunResult<R> {
+        return path.callWorld(client.#context(block, body, fixed ? block.receiver : this, args, null)) as RunResult<R>;
+      };
+    }
+    const name = description as string;
+    const body = fn as Function;
     return function wrapped(this: T, a0?: unknown, a1?: unknown, a2?: unknown, a3?: unknown): RunResult<R> {
       const n = arguments.length;
-      return path.invoke(id, description, fn, this, n, a0, a1, a2, a3, n > 4 ? restOf(arguments, 0) : null) as RunResult<R>;
+      return path.invoke(id, name, body, this, n, a0, a1, a2, a3, n > 4 ? restOf(arguments, 0) : null) as RunResult<R>;
     } as unknown as (this: T, ...args: A) => RunResult<R>;
+  }
+
+  /** A call of an options-form block. `check`: where to name in errors when the options are still unchecked. */
+  #context(block: BlockOptions, fn: Function, self: unknown, args: unknown[], check: string | null): CallContext {
+    if (check !== null) {
+      checkBlockOptions(block, check);
+      if (typeof fn !== 'function') throw new TypeError(`suture ${check}: block '${block.id}' needs a function`);
+    }
+    const ctx: CallContext = { id: block.id, description: block.description, fn, self, args };
+    if (block.uses !== undefined) ctx.world = blockWorld(this.#compiler, fn, this.#hashes.of(fn).source, block.uses);
+    return ctx;
   }
 
   /** Runs `fn` with `self` as `this` (the Pause adapter's `scope`). */

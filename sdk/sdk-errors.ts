@@ -17,17 +17,21 @@ export type SdkErrorCode =
   | 'SUTURE_DELIVERY_FAILED'
   | 'SUTURE_DELIVERY_REJECTED'
   | 'SUTURE_QUEUE_OVERFLOW'
-  | 'SUTURE_LISTENER_FAILED';
+  | 'SUTURE_LISTENER_FAILED'
+  | 'SUTURE_CANNOT_SEE';
 
 /** Every SDK error: a `code` to branch on and, for patch errors, the patch id. */
 export class SdkError extends Error {
   readonly code: SdkErrorCode;
   readonly patchId?: string;
-  constructor(code: SdkErrorCode, message: string, options?: { cause?: unknown; patchId?: string }) {
+  /** SUTURE_CANNOT_SEE: the outside names the block reads that suture cannot see. */
+  readonly names?: string[];
+  constructor(code: SdkErrorCode, message: string, options?: { cause?: unknown; patchId?: string; names?: string[] }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'SdkError';
     this.code = code;
     if (options?.patchId !== undefined) this.patchId = options.patchId;
+    if (options?.names !== undefined) this.names = options.names;
   }
 }
 
