@@ -350,6 +350,20 @@ export function unknownFreeNames(source: string, uses: readonly string[] = [], e
   return names.outside.filter((n) => !REALM_GLOBALS.has(n) && !given.has(n));
 }
 
+/**
+ * Names a failing call proved undefined where the block really ran: its error was
+ * `ReferenceError: X is not defined`. Reading such a name is the bug itself (a typo, a variable
+ * never declared), not a value suture lacks, so the block may be searched without it.
+ */
+export function namesProvenAbsent(errors: readonly { name?: string; message?: string }[]): string[] {
+  const names = new Set<string>();
+  for (const e of errors) {
+    const m = e.name === 'ReferenceError' ? /^([A-Za-z_$][\w$]*) is not defined$/.exec(e.message ?? '') : null;
+    if (m) names.add(m[1]);
+  }
+  return [...names];
+}
+
 /** What a block that reads names suture cannot see is told: "block 'price' reads RATES, which suture cannot see; pass it in uses". */
 export function cannotSeeMessage(blockId: string, names: readonly string[]): string {
   const list = names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;

@@ -21,6 +21,12 @@ export interface Block {
   description?: string;
   /** Outside names the block reads, defined in each trial from the case's `world` (core/world.ts). */
   uses?: string[];
+  /**
+   * Outside names known to be undefined where the block runs (a failing call threw
+   * `ReferenceError: X is not defined`, or a suite whose world is exactly its `uses`): reading
+   * them is part of the bug, so the search goes ahead (core/block-free-names.ts).
+   */
+  absent?: string[];
 }
 
 /**

@@ -78,7 +78,7 @@ export async function repairBlock(block: Block, jobCases: Case[], options: Repai
   const started = performance.now();
   // A name the block reads that no trial defines throws ReferenceError in every trial, whatever the
   // candidate: the only "fixes" a search could find delete the logic that reads it. Say so instead.
-  const unseen = unknownFreeNames(block.source, block.uses ?? [], block.entry);
+  const unseen = unknownFreeNames(block.source, [...(block.uses ?? []), ...(block.absent ?? [])], block.entry);
   if (unseen.length > 0) return cannotSee(jobCases, unseen, started, options.onEvent);
   const fromDescription = options.descriptionExamples === false ? undefined : descriptionCases(block, jobCases);
   let cases = fromDescription?.cases.length ? [...jobCases, ...fromDescription.cases] : jobCases;

@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import type { Block, Case } from '../core/types.ts';
 import { SuiteFormatError } from './suite-format-error.ts';
 import { bugJsonSchema, caseFileSchema, suiteJsonSchema, toCoreCase } from './suite-schema.ts';
+import { unknownFreeNames } from '../core/block-free-names.ts';
 
 export { SuiteFormatError } from './suite-format-error.ts';
 
@@ -103,7 +104,8 @@ async function loadBug(bugDir: string): Promise<SuiteBug> {
     id: meta.id,
     entry: meta.entry,
     description: meta.description,
-    block: { source, entry: meta.entry, description: meta.description, ...(meta.uses ? { uses: meta.uses } : {}) },
+    // A suite's world is exactly its uses: any other outside name is undefined, and reading it is the bug.
+    block: withAbsentNames({ source, entry: meta.entry, description: meta.description, ...(meta.uses ? { uses: meta.uses } : {}) }),
     cases,
     hidden,
     dir: bugDir,
@@ -158,4 +160,15 @@ async function exists(file: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** Marks every outside name a suite block reads beyond its `uses` as absent (see Block.absent). */
+function withAbsentNames(block: Block): Block {
+  let absent: string[];
+  try {
+    absent = unknownFreeNames(block.source, block.uses ?? [], block.entry);
+  } catch {
+    return block; // a block that does not parse: the engine says so
+  }
+  return absent.length > 0 ? { ...block, absent } : block;
 }

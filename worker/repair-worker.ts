@@ -10,7 +10,7 @@ import type { EngineEvent } from '../engine/repair-report.ts';
 import { LlmGenerator } from '../engine/generators/llm/llm-generator.ts';
 import { SandboxPool } from '../engine/sandbox/sandbox-pool.ts';
 import { evidenceFromCases } from '../core/patch-evidence.ts';
-import { cannotSeeMessage, unknownFreeNames } from '../core/block-free-names.ts';
+import { cannotSeeMessage, namesProvenAbsent, unknownFreeNames } from '../core/block-free-names.ts';
 import { buildJobCases } from './job-cases.ts';
 import { publishPatch, StaleRoundError, type PublishResult } from './patch-publisher.ts';
 import { recheckWinner, type RecheckDifference } from './patch-recheck.ts';
@@ -81,14 +81,16 @@ export async function startRepairWorker(config: SutureConfig, options: { logger?
     const block = await store.getBlock(bug.app, bug.blockId, bug.sourceHash);
     if (!block) throw new UnrecoverableError(`block ${bug.blockId} of bug ${fingerprint} is missing`);
     // The daemon queues no job for such a block; a requeue (operator, roll-back) may still.
-    const unseen = unknownFreeNames(block.source, bug.uses ?? []);
+    const failures = await store.bugCases(fingerprint);
+    const absent = namesProvenAbsent(failures.map((c) => c.error ?? {}));
+    const unseen = unknownFreeNames(block.source, [...(bug.uses ?? []), ...absent]);
     if (unseen.length > 0) {
       const reason = cannotSeeMessage(bug.blockId, unseen);
       await store.setBugStatus(fingerprint, round, 'cannot-see', { reason, unseen });
       return { outcome: 'skipped', reason };
     }
     await store.setBugStatus(fingerprint, round, 'repairing');
-    const cases = buildJobCases(await store.bugCases(fingerprint), await store.recordedCalls(bug.app, bug.blockId, bug.sourceHash));
+    const cases = buildJobCases(failures, await store.recordedCalls(bug.app, bug.blockId, bug.sourceHash));
     const progress: RepairJobProgress = { phase: 'starting', cases: cases.length, tried: 0, plausible: 0, workerPid: process.pid };
     let lastSent = 0;
     const sendProgress = (force = false) => {
@@ -112,7 +114,7 @@ export async function startRepairWorker(config: SutureConfig, options: { logger?
       }
       sendProgress(e.type !== 'candidate');
     };
-    const target = { source: block.source, description: block.description, ...(bug.uses ? { uses: bug.uses } : {}) };
+    const target = { source: block.source, description: block.description, ...(bug.uses ? { uses: bug.uses } : {}), ...(absent.length > 0 ? { absent } : {}) };
     const result = await repairBlock(target, cases, {
       pool,
       generators: config.generators,

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { cannotSeeMessage, unknownFreeNames } from '../../core/block-free-names.ts';
+import { cannotSeeMessage, namesProvenAbsent, unknownFreeNames } from '../../core/block-free-names.ts';
 import type { FailureAck, FailureReport, OutcomeReport, RecordedCall, RecordedCasesBatch, ShadowDisagreement } from '../../core/wire.ts';
 import type { DaemonContext } from '../daemon-context.ts';
 import { ActivitySeries } from '../dashboard/activity-series.ts';
@@ -59,7 +59,9 @@ export function ingestRoutes(app: FastifyInstance, ctx: DaemonContext): void {
     const fp = failureFingerprint({ app: body.app, blockId: body.block.id, source: body.block.source, error: body.error, uses: body.block.uses });
     // A block that reads names suture cannot see is stored but not searched: a trial would run it
     // without them (parsed once per source, cached).
-    const unseen = unknownFreeNames(body.block.source, fp.uses);
+    // A name the failing call itself threw `X is not defined` for is not a value suture lacks: it
+    // is undefined in the app too, and reading it is the bug.
+    const unseen = unknownFreeNames(body.block.source, [...fp.uses, ...namesProvenAbsent([body.error])]);
     const cannotSee = unseen.length > 0 ? cannotSeeMessage(body.block.id, unseen) : '';
     let fingerprint = fp.fingerprint;
     // A failure of a patched call belongs to the bug the patch fixed: its input becomes a case of

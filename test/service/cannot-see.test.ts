@@ -54,3 +54,13 @@ test('a block that reads a name suture cannot see: stored with status cannot-see
   assert.deepEqual((await store.getBug(withUses.fingerprint))?.uses, ['RATES']);
   assert.equal((await store.getBug(ack.fingerprint))?.status, 'cannot-see', 'the earlier bug stays as it was');
 });
+
+test("a failing call that threw 'X is not defined' proves X undefined in the app: the block is searched, not held as cannot-see", { timeout: 60_000 }, async (t) => {
+  const h = await startHarness();
+  t.after(() => h.close());
+  const report = { ...priceReport(), error: { name: 'ReferenceError', message: 'RATES is not defined', stack: 'ReferenceError: RATES is not defined\n    at price (/srv/app/price.js:2:20)' } };
+  const ack = await (await h.call('/v1/failures', { body: report })).json();
+  assert.notEqual(ack.status, 'cannot-see');
+  assert.equal(ack.names, undefined);
+  assert.ok(await h.daemon.context.scheduler.queue.getJob(ack.jobId), 'a repair job is queued');
+});

@@ -4,6 +4,7 @@ import { Precedence } from '../expression-precedence.ts';
 import type { MutationContext } from '../mutation-context.ts';
 import { PRIORS } from '../operator-priors.ts';
 import type { Binding } from '../scope-analysis.ts';
+import { REALM_GLOBALS } from '../../../../core/block-free-names.ts';
 
 /** Whether a binding holds a function (a declaration, or a const/let initialised with one). */
 export function isFunctionBinding(ctx: MutationContext, binding: Binding): boolean {
@@ -31,13 +32,19 @@ export function usableVariables(ctx: MutationContext, at: SyntaxNode, forWrite: 
   return out;
 }
 
-/** Variable misuse: each variable read or written replaced by another variable in scope there. */
+/**
+ * Variable misuse: each variable read or written replaced by another variable in scope there. A
+ * name read that nothing declares and no realm global provides (an undeclared variable: a typo, or
+ * a name left from an older version) is replaced the same way, first by the names of its own
+ * function: it can only throw ReferenceError.
+ */
 export function variableReplacement(ctx: MutationContext): void {
   for (const id of ctx.nodes('Identifier')) {
     const role = ctx.scopes.role(id);
     if (role !== 'read' && role !== 'write') continue;
     const own = ctx.scopes.resolve(id);
-    if (!own || isFunctionBinding(ctx, own)) continue;
+    const undeclared = !own && role === 'read' && !REALM_GLOBALS.has(id.name);
+    if (!undeclared && (!own || isFunctionBinding(ctx, own))) continue;
     const fn = ctx.functionOf(id);
     for (const binding of usableVariables(ctx, id, role === 'write')) {
       if (binding.name === id.name) continue;
