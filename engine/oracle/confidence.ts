@@ -20,6 +20,7 @@ import type { SandboxPool } from '../sandbox/sandbox-pool.ts';
 import type { CandidateReport, RepairConfidence } from '../repair-report.ts';
 import { generateInputs, type InputSeed } from './input-variations.ts';
 import { literalCallArguments } from './literal-values.ts';
+import { jobWorlds, withoutEffects } from './oracle-cases.ts';
 import { readPaths } from './read-paths.ts';
 
 export interface ConfidenceOptions {
@@ -69,7 +70,10 @@ export async function assessConfidence(
   if (inputs.length === 0) {
     return { confidence: { level: 'low', reason: `${compared.length} plausible candidates differ in source and no input could be generated to compare them on`, ...base }, trials: 0 };
   }
-  const probes: Case[] = inputs.map((input, i) => ({ id: `confidence-${i + 1}`, kind: 'generated', check: 'no-throw', args: input.args }));
+  // A block that reads outside names answers in a world: the job's first (a known-good call's when
+  // there is one). A probe whose calls its log cannot answer is a replay miss, and not compared.
+  const [world] = jobWorlds(cases, failingIds);
+  const probes: Case[] = inputs.map((input, i) => ({ id: `confidence-${i + 1}`, kind: 'generated', check: 'no-throw', args: input.args, ...(world ? { world: withoutEffects(world) } : {}) }));
   let trials = 0;
   const answers: (string | undefined)[][] = [];
   for (const candidate of compared) {

@@ -140,7 +140,7 @@ export async function oracleCases(
 }
 
 /** The distinct worlds of the job's cases, those of known-good cases first (their logs are whole). */
-function jobWorlds(cases: readonly Case[], failingIds: ReadonlySet<string>): CallWorld[] {
+export function jobWorlds(cases: readonly Case[], failingIds: ReadonlySet<string>): CallWorld[] {
   const ordered = [...cases.filter((c) => !failingIds.has(c.id)), ...cases.filter((c) => failingIds.has(c.id))];
   const seen = new Set<string>();
   const out: CallWorld[] = [];
@@ -154,7 +154,7 @@ function jobWorlds(cases: readonly Case[], failingIds: ReadonlySet<string>): Cal
   return out;
 }
 
-function withoutEffects(world: CallWorld): CallWorld {
+export function withoutEffects(world: CallWorld): CallWorld {
   const { usesAfter: _uses, thisAfter: _receiver, ...rest } = world;
   return rest;
 }

@@ -59,3 +59,14 @@ test('the engine sets the confidence of its winner: low where one case leaves th
   const off = await repairBlock({ source: 'function f(a, b) { return a - b; }', entry: 'f' }, pinned, { pool, budgetMs: 10_000, confidence: false });
   assert.equal(off.confidence, undefined);
 });
+
+test('confidence of a block that reads uses: candidates are compared in the job\'s world, not in an empty one where both only throw ReferenceError', async (t) => {
+  const pool = new SandboxPool({ size: 1 });
+  t.after(() => pool.close());
+  const block = { source: 'function price(qty) { return qty - RATE; }', entry: 'price', uses: ['RATE'] };
+  const world = { uses: { RATE: 3 }, calls: [] };
+  const cases: Case[] = [{ id: 'c', kind: 'test', check: 'value', args: [3], expect: 9, world }];
+  const differ = await assessConfidence(block, cases, new Set(['c']), [plausible(1, 'function price(qty) { return qty * RATE; }'), plausible(2, 'function price(qty) { return qty + 6; }')], pool, {}, true);
+  assert.equal(differ.confidence.level, 'low', differ.confidence.reason);
+  assert.ok(differ.confidence.disagreements.every((d) => d.answers.every((a) => !/ReferenceError/.test(a.answer))));
+});
