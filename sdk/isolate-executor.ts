@@ -4,9 +4,9 @@ import { REALM_SETUP_SCRIPTS } from '../core/hardened-realm.ts';
 import { callGlobalOnce, IsolateSlot, runScripts, type IsolateRealm } from '../core/isolate-lifecycle.ts';
 import type { ManifestPatch } from '../core/wire.ts';
 import type { PatchLimits } from './client-options.ts';
+import { applyPatchAnswer } from './patch-answer.ts';
 import type { PatchExecutor, PatchRun } from './patch-executor.ts';
 import { EXACT_CODEC_OPTIONS, type SnapshotEncoder } from './snapshot-encoder.ts';
-import { StateWriteBack } from './state-write-back.ts';
 
 type Ivm = typeof IvmModule;
 
@@ -228,14 +228,7 @@ export class IsolateExecutor implements PatchExecutor {
     } catch (error) {
       return { ok: false, error, reason: 'threw' };
     }
-    // Never throw into the app: a write-back that fails (a frozen or exotic caller object) is a failed patch run.
-    try {
-      const writeBack = new StateWriteBack();
-      writeBack.applyArgs(target, decoded.slice(1));
-      return { ok: true, value: writeBack.resolve(decoded[0]) };
-    } catch (error) {
-      return { ok: false, error, reason: 'threw' };
-    }
+    return applyPatchAnswer(target, decoded);
   }
 
   /** The arguments as they cross into the isolate: plain JSON when `this` is undefined and they allow it, else the exact codec. */

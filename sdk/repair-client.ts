@@ -6,15 +6,13 @@ import { CallRecording } from './call-recording.ts';
 import { ClientEvents, type RepairClientEvents } from './client-events.ts';
 import { resolveOptions, type RepairClientOptions } from './client-options.ts';
 import { DaemonHttp } from './daemon-http.ts';
+import { choosePatchExecutor } from './executor-choice.ts';
 import { FailureReports } from './failure-reports.ts';
-import { IsolateExecutor, loadIsolatedVm } from './isolate-executor.ts';
 import { OutcomeCounting } from './outcome-counting.ts';
 import type { PatchExecutor } from './patch-executor.ts';
 import { PatchTable } from './patch-table.ts';
 import { RegistrySync } from './registry-sync.ts';
-import { SdkError } from './sdk-errors.ts';
 import { createSnapshotEncoder } from './snapshot-encoder.ts';
-import { TrustedExecutor } from './trusted-executor.ts';
 
 export type { PatchedEvent, FailureEvent, ShadowEvent, SyncEvent, RepairClientEvents } from './client-events.ts';
 export type { BlockOptions } from './block-world.ts';
@@ -64,12 +62,7 @@ export class RepairClient {
     const http = new DaemonHttp(o.url, o.token, o.requestTimeout);
     const encoder = createSnapshotEncoder(o.redactKeys);
     const hashes = (this.#hashes = new SourceHashCache());
-    if (o.execution === 'trusted') this.#executor = new TrustedExecutor();
-    else {
-      const loaded = loadIsolatedVm();
-      if ('ivm' in loaded) this.#executor = new IsolateExecutor(loaded.ivm, o.limits, encoder);
-      else events.error(new SdkError('SUTURE_ISOLATE_UNAVAILABLE', loaded.error));
-    }
+    this.#executor = choosePatchExecutor(o, encoder, events);
     const executor = this.#executor;
     const table = new PatchTable({
       options: o,
