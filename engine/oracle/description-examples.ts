@@ -18,7 +18,7 @@
  */
 import { parse } from 'acorn';
 import type { Block, Case, Encoded } from '../../core/types.ts';
-import { parseLiteral } from './literal-values.ts';
+import { parseLiteral, scriptExpectations } from './literal-values.ts';
 
 export interface DescriptionExample {
   args: Encoded[];
@@ -170,10 +170,22 @@ export function descriptionCases(block: Block, jobCases: readonly Case[]): { cas
   const name = block.description ? exampleName(block) : undefined;
   if (!block.description || !name) return { cases: [], found: 0, skipped: [] };
   const { examples, skipped } = parseDescriptionExamples(block.description, name);
-  const covered = new Set(jobCases.filter((c) => c.args !== undefined && c.check === 'value').map((c) => JSON.stringify(c.args)));
+  // What the block's own cases expect, where they say it plainly: value cases, and test scripts'
+  // `console.assert(f(...) === literal)`.
+  const stated = new Map<string, string>();
+  for (const c of jobCases) {
+    if (c.args !== undefined && c.check === 'value') stated.set(JSON.stringify(c.args), JSON.stringify(c.expect));
+    else if (c.script) for (const e of scriptExpectations(c.script, name)) stated.set(JSON.stringify(e.args), JSON.stringify(e.expect));
+  }
+  // A description that contradicts the block's own cases on one input is not trusted on any other:
+  // its examples were written for another version of the block, or wrongly.
+  const contradicted = examples.find((e) => stated.has(JSON.stringify(e.args)) && stated.get(JSON.stringify(e.args)) !== JSON.stringify(e.expect));
+  if (contradicted) {
+    return { cases: [], found: examples.length, skipped: [...skipped, ...examples.map((e) => ({ text: e.text, reason: `the description contradicts the block's own cases (${contradicted.text})` }))] };
+  }
   const cases: Case[] = [];
   for (const e of examples) {
-    if (covered.has(JSON.stringify(e.args))) continue;
+    if (stated.has(JSON.stringify(e.args))) continue;
     cases.push({ id: `description-${cases.length + 1}`, kind: 'description', check: 'value', args: e.args, expect: e.expect });
   }
   return { cases, found: examples.length, skipped };

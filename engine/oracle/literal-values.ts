@@ -126,3 +126,56 @@ export function literalCallArguments(script: string, name: string): Encoded[][] 
   });
   return out;
 }
+
+/**
+ * The expectations a test script states in the plainest assertion form, `console.assert(A === B)`
+ * (or `==`), where one side is a call of `name` with literal arguments, possibly inside
+ * `JSON.stringify(...)`, and the other a literal, possibly inside `JSON.stringify(...)` too. Any
+ * other assertion is skipped: what it expects is not read.
+ */
+export function scriptExpectations(script: string, name: string): { args: Encoded[]; expect: Encoded }[] {
+  let program: Node;
+  try {
+    program = parse(script, { ecmaVersion: 'latest', sourceType: 'script' });
+  } catch {
+    return [];
+  }
+  type Call = { type: string; callee: LiteralNode & { object?: LiteralNode; property?: LiteralNode }; arguments: Node[] };
+  const unwrapJson = (node: Node): Node => {
+    const call = node as unknown as Call;
+    const callee = call.callee;
+    const isStringify = node.type === 'CallExpression' && callee.type === 'MemberExpression' &&
+      callee.object?.name === 'JSON' && callee.property?.name === 'stringify' && call.arguments.length === 1;
+    return isStringify ? call.arguments[0] : node;
+  };
+  const callOf = (node: Node): Encoded[] | undefined => {
+    const call = node as unknown as Call;
+    if (node.type !== 'CallExpression' || call.callee.type !== 'Identifier' || call.callee.name !== name) return undefined;
+    const args: Encoded[] = [];
+    for (const arg of call.arguments) {
+      const v = literalValue(arg);
+      if (!v) return undefined;
+      args.push(v.value);
+    }
+    return args;
+  };
+  const out: { args: Encoded[]; expect: Encoded }[] = [];
+  walkSimple(program, {
+    CallExpression(node) {
+      const call = node as unknown as Call;
+      const callee = call.callee;
+      if (callee.type !== 'MemberExpression' || callee.object?.name !== 'console' || callee.property?.name !== 'assert') return;
+      const test = call.arguments[0] as unknown as { type: string; operator?: string; left: Node; right: Node } | undefined;
+      if (!test || test.type !== 'BinaryExpression' || (test.operator !== '===' && test.operator !== '==')) return;
+      for (const [a, b] of [[test.left, test.right], [test.right, test.left]]) {
+        const args = callOf(unwrapJson(a));
+        const expect = args ? literalValue(unwrapJson(b)) : undefined;
+        if (args && expect) {
+          out.push({ args, expect: expect.value });
+          return;
+        }
+      }
+    },
+  });
+  return out;
+}

@@ -101,3 +101,16 @@ test('the engine judges candidates on the description\'s examples: they show a b
   assert.ok(without.cases.every((c) => c.kind !== 'description'));
   assert.equal(without.stoppedBy, 'nothing-to-repair', 'the job\'s one case (2 × 2 = 2 + 2) does not even show the bug');
 });
+
+test("a description that contradicts the block's own cases (value cases, or console.assert scripts) gives no case at all", () => {
+  const block = { source: 'const isBalanced = (s) => s.length % 2 === 0;', entry: 'isBalanced', description: 'Whether every "<" is closed.\n>>> isBalanced("<>")\nfalse\n>>> isBalanced("<<>>")\nfalse' };
+  const script = { id: 's', kind: 'test' as const, check: 'script' as const, script: "console.assert(isBalanced('<>') === true)" };
+  const refused = descriptionCases(block, [script]);
+  assert.deepEqual(refused.cases, []);
+  assert.equal(refused.skipped.length, 2);
+  assert.match(refused.skipped[0].reason, /contradicts the block's own cases/);
+  const json = { ...script, script: 'console.assert(\n  JSON.stringify(isBalanced("<>")) ===\n  JSON.stringify(false)\n)' };
+  assert.deepEqual(descriptionCases(block, [json]).cases.map((c) => c.args), [['<<>>']], 'agreeing: the example the script covers is left to it, the other kept');
+  const value = { id: 'v', kind: 'recorded' as const, check: 'value' as const, args: ['<<>>'], expect: true };
+  assert.deepEqual(descriptionCases(block, [value]).cases, []);
+});
