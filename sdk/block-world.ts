@@ -250,7 +250,7 @@ export class Tracer {
       },
     };
     if (typeof target === 'function') {
-      handler.apply = (t, thisArg, args) => tracer.#call(path, t as Function, thisArg, args);
+      handler.apply = (t, thisArg, args) => tracer.call(path, t as Function, thisArg, args);
     }
     const p = new Proxy(target, handler);
     this.#targets.set(p, target);
@@ -259,7 +259,8 @@ export class Tracer {
     return p;
   }
 
-  #call(path: string, fn: Function, thisArg: unknown, rawArgs: unknown[]): unknown {
+  /** A call of `fn` (reached at `path`) with `thisArg`: answered from the replay cursor while it matches, else made and logged. */
+  call(path: string, fn: Function, thisArg: unknown, rawArgs: unknown[]): unknown {
     const args = rawArgs.map((a) => this.unwrap(a));
     const replay = this.#replay;
     if (replay !== null && replay.contradicted === null && replay.next < replay.calls.length) {

@@ -4,8 +4,10 @@ import type { CallContext } from './call-context.ts';
 import type { CallRecording } from './call-recording.ts';
 import type { ClientEvents } from './client-events.ts';
 import { copyArgs } from './entry-copy.ts';
+import type { EntryPolicy } from './entry-policy.ts';
 import type { FailureReports } from './failure-reports.ts';
 import type { FirstCalls } from './first-calls.ts';
+import { patchWorld, type PatchWorld } from './live-world.ts';
 import type { OutcomeCounting } from './outcome-counting.ts';
 import type { PatchExecutor, PatchRun } from './patch-executor.ts';
 import type { PatchTable } from './patch-table.ts';
@@ -24,7 +26,7 @@ const AsyncFunction = (async () => undefined).constructor;
  */
 export class CallPath {
   readonly #sampleRate: number;
-  readonly #entryCopies: boolean;
+  readonly #entry: EntryPolicy;
   /** Calls left until the next sampled one (see #sampleNow). */
   #countdown: number;
   readonly #table: PatchTable;
@@ -39,7 +41,7 @@ export class CallPath {
 
   constructor(o: {
     sampleRate: number;
-    entryCopies: boolean;
+    entry: EntryPolicy;
     table: PatchTable;
     recording: CallRecording;
     failures: FailureReports;
@@ -48,7 +50,7 @@ export class CallPath {
     events: ClientEvents;
   }) {
     this.#sampleRate = o.sampleRate;
-    this.#entryCopies = o.entryCopies;
+    this.#entry = o.entry;
     this.#countdown = sampleGap(o.sampleRate);
     this.#table = o.table;
     this.#first = o.recording.first;
@@ -61,11 +63,12 @@ export class CallPath {
 
   /**
    * The success path. With no patch in the manifest and the call not sampled this is a flag check,
-   * one decrement of the sampling countdown and the call itself (in `'on-failure'` mode; `'entry'`
-   * mode adds the copy). `many` holds the whole argument list when there are more than four.
+   * one decrement of the sampling countdown and the call itself, whatever the size of the
+   * arguments: they are copied on entry only for recorded calls and for blocks that failed lately
+   * (see EntryPolicy). `many` holds the whole argument list when there are more than four.
    */
   invoke(id: string, description: string, fn: Function, self: unknown, n: number, a0: unknown, a1: unknown, a2: unknown, a3: unknown, many: unknown[] | null): unknown {
-    if (this.#table.any || --this.#countdown <= 0 || this.#entryCopies || this.#first.wants(id)) return this.call(id, description, fn, self, many ?? argList(n, a0, a1, a2, a3));
+    if (this.#table.any || --this.#countdown <= 0 || this.#entry.any || this.#first.wants(id)) return this.call(id, description, fn, self, many ?? argList(n, a0, a1, a2, a3));
     let r: unknown;
     try {
       r = callWith(fn, self, n, a0, a1, a2, a3, many);
@@ -91,7 +94,7 @@ export class CallPath {
       sampled = this.#countdown <= 0 && this.#sampleNow();
     }
     if (sampled || this.#first.wants(id)) return this.#runRecorded({ id, description, fn, self, args }, sampled);
-    if (this.#entryCopies) return this.#runWithEntry(id, description, fn, self, args);
+    if (this.#entry.any && this.#entry.copies(id)) return this.#runWithEntry(id, description, fn, self, args);
     let r: unknown;
     try {
       r = fn.apply(self, args);
@@ -117,7 +120,7 @@ export class CallPath {
     }
     const sampled = --this.#countdown <= 0 && this.#sampleNow();
     if (sampled || this.#first.wants(ctx.id)) return this.#runRecorded(ctx, sampled);
-    const entry = this.#entryCopies ? copyArgs(ctx.self === undefined ? ctx.args : [ctx.self, ...ctx.args]) : null;
+    const entry = this.#entry.any && this.#entry.copies(ctx.id) ? copyArgs(ctx.self === undefined ? ctx.args : [ctx.self, ...ctx.args]) : null;
     let r: unknown;
     try {
       r = applyBlock(ctx);
@@ -158,13 +161,11 @@ export class CallPath {
   #runRecorded(ctx: CallContext, sampled: boolean): unknown {
     const entry = copyArgs(ctx.self === undefined ? ctx.args : [ctx.self, ...ctx.args]);
     if (ctx.world !== undefined) ctx.usesEntry = copyArgs(ctx.world.values);
-    // A call copied only because it may be a first call fails like any other call of its snapshot mode.
-    const reported = sampled || this.#entryCopies ? entry : null;
     let r: unknown;
     try {
       r = applyBlock(ctx);
     } catch (error) {
-      return this.#failures.failed(ctx, reported, error, true);
+      return this.#failures.failed(ctx, entry, error, true);
     }
     if (r instanceof Promise) {
       return r.then(
@@ -172,7 +173,7 @@ export class CallPath {
           this.#recording.record(ctx, entry, v, sampled);
           return v;
         },
-        (error: unknown) => this.#failures.failed(ctx, reported, error, true),
+        (error: unknown) => this.#failures.failed(ctx, entry, error, true),
       );
     }
     this.#recording.record(ctx, entry, r, sampled);
@@ -186,13 +187,15 @@ export class CallPath {
     const target = [ctx.self, ...ctx.args];
     // Trusted patches work on the live objects: keep the entry state to put back if one throws.
     const entry = executor.mode === 'trusted' ? copyArgs(target) : null;
+    // A block with uses: the patch reaches the live values (see live-world.ts).
+    const world = ctx.world === undefined ? undefined : patchWorld({ ...ctx, world: ctx.world }, false);
     if (ctx.fn instanceof AsyncFunction) {
-      return executor.runAsync(patch, target).then((run) => {
+      return executor.runAsync(patch, target, undefined, world).then((run) => {
         if (run.ok) return this.#patchPassed(ctx, patch, run.value);
         return this.#patchFailed(ctx, patch, run.error, entry, target);
       });
     }
-    const run = executor.runSync(patch, target);
+    const run = executor.runSync(patch, target, undefined, world);
     if (run.ok) return this.#patchPassed(ctx, patch, run.value);
     return this.#patchFailed(ctx, patch, run.error, entry, target);
   }
@@ -226,7 +229,8 @@ export class CallPath {
   #answered(ctx: CallContext, patch: ManifestPatch, entry: unknown[], target: unknown[], value: unknown, sampled: boolean, async: boolean): unknown {
     try {
       if (sampled || this.#first.wants(ctx.id)) this.#recording.record(ctx, ctx.self === undefined ? entry.slice(1) : entry, value, sampled);
-      this.#outcomes.shadow(ctx.id, patch, async, entry, value, target);
+      // A shadow run must have no effects, and a block with uses would reach live dependencies.
+      if (ctx.world === undefined) this.#outcomes.shadow(ctx.id, patch, async, entry, value, target);
     } catch (err) {
       this.#events.error(new SdkError('SUTURE_PATCH_FAILED', `could not compare patch ${patch.id} with block ${ctx.id}`, { cause: err }));
     }
@@ -239,10 +243,14 @@ export class CallPath {
     const state = ctx.self === undefined ? entry.slice(1) : entry;
     // A trusted patch works on the live objects: keep what the block left, to put back if the patch fails.
     const left = executor.mode === 'trusted' ? copyArgs(target) : null;
+    // The block may have called dependencies before it threw: the patch gets those calls' answers
+    // from the block's log (no second effect) and reaches the live ones only past them.
+    const world: PatchWorld | undefined = ctx.world === undefined ? undefined : patchWorld({ ...ctx, world: ctx.world }, true);
     const settle = (run: PatchRun): unknown => {
-      if (run.ok) return this.#patchPassed(ctx, patch, run.value);
+      const contradicted = world?.replay?.contradicted ?? null;
+      if (run.ok && contradicted === null) return this.#patchPassed(ctx, patch, run.value);
       this.#outcomes.count(patch.id, 'threw');
-      this.#failures.report(ctx, state, run.error, patch.id);
+      this.#failures.report(ctx, state, run.ok ? new Error(`suture: the patch ${contradicted}; the block's own error stands`) : run.error, patch.id);
       if (left) {
         try {
           new StateWriteBack().applyArgs(target, left);
@@ -252,8 +260,8 @@ export class CallPath {
       }
       return this.#failures.failed(ctx, state, error, false);
     };
-    if (async) return executor.runAsync(patch, target, entry).then(settle);
-    return settle(executor.runSync(patch, target, entry));
+    if (async) return executor.runAsync(patch, target, entry, world).then(settle);
+    return settle(executor.runSync(patch, target, entry, world));
   }
 
   #patchPassed(ctx: CallContext, patch: ManifestPatch, value: unknown): unknown {

@@ -4,12 +4,14 @@ import type { FailureAck, FailureReport, ManifestPatch } from '../core/wire.ts';
 import { cannotSeeMessage, unknownFreeNames } from '../core/block-free-names.ts';
 import type { CallContext } from './call-context.ts';
 import { failureWorld } from './call-world.ts';
+import { patchWorld } from './live-world.ts';
 import type { CallRecording } from './call-recording.ts';
 import type { ClientEvents } from './client-events.ts';
 import type { ResolvedOptions } from './client-options.ts';
 import { isRetryableStatus, type DaemonHttp } from './daemon-http.ts';
 import { DeliveryQueue } from './delivery-queue.ts';
 import { copyArgs } from './entry-copy.ts';
+import type { EntryPolicy } from './entry-policy.ts';
 import { describeError } from './error-description.ts';
 import { parsePatch } from './manifest-shape.ts';
 import type { OutcomeCounting } from './outcome-counting.ts';
@@ -43,6 +45,7 @@ export class FailureReports {
   readonly #recording: CallRecording;
   readonly #table: PatchTable;
   readonly #outcomes: OutcomeCounting;
+  readonly #entry: EntryPolicy;
   readonly queue: DeliveryQueue<PendingFailure>;
   /** Blocks (id, uses, source) whose outside names were checked. */
   readonly #seenChecked = new Set<string>();
@@ -58,6 +61,7 @@ export class FailureReports {
     recording: CallRecording;
     table: PatchTable;
     outcomes: OutcomeCounting;
+    entry: EntryPolicy;
   }) {
     this.#o = o.options;
     this.#events = o.events;
@@ -68,6 +72,7 @@ export class FailureReports {
     this.#recording = o.recording;
     this.#table = o.table;
     this.#outcomes = o.outcomes;
+    this.#entry = o.entry;
     this.queue = new DeliveryQueue<PendingFailure>({
       max: o.options.maxQueuedFailures,
       batchSize: 50,
@@ -88,7 +93,7 @@ export class FailureReports {
     try {
       // The state to report (and to run a patch on): on entry, or as the failed call left it.
       const state = entry ?? copyArgs(ctx.self === undefined ? ctx.args : [ctx.self, ...ctx.args]);
-      ack = this.report(ctx, state, error, undefined, wait);
+      ack = this.report(ctx, state, error, undefined, wait, this.#entry.failed(ctx.id, ctx.fn, entry !== null));
       if (wait && ack) return this.#waitForFix(ctx, state, error, ack, Date.now() + this.#o.waitForFix);
     } catch (err) {
       this.#events.error(new SdkError('SUTURE_DELIVERY_FAILED', `could not report a failure of ${ctx.id}`, { cause: err }));
@@ -96,8 +101,11 @@ export class FailureReports {
     throw error;
   }
 
-  /** Queues a failure report; with `withAck` resolves with the daemon's acknowledgement (or null). */
-  report(ctx: CallContext, state: unknown[], error: unknown, patchId?: string, withAck = false): Promise<FailureAck | null> | null {
+  /**
+   * Queues a failure report; with `withAck` resolves with the daemon's acknowledgement (or null).
+   * `inputs` says whether `state` is the inputs on entry or as the failed call left them.
+   */
+  report(ctx: CallContext, state: unknown[], error: unknown, patchId?: string, withAck = false, inputs?: 'entry' | 'after-throw'): Promise<FailureAck | null> | null {
     if (this.#closed) return null;
     const withThis = ctx.self !== undefined;
     const args = withThis ? state.slice(1) : state;
@@ -112,6 +120,7 @@ export class FailureReports {
       at: new Date().toISOString(),
     };
     if (patchId !== undefined) report.patchId = patchId;
+    if (inputs !== undefined) report.inputs = inputs;
     if (ctx.world !== undefined) report.block.uses = ctx.world.names;
     const world = failureWorld(this.#encoder, ctx, state);
     if (world !== undefined) report.world = world;
@@ -195,7 +204,10 @@ export class FailureReports {
       const executor = this.#executor as PatchExecutor;
       const target = [ctx.self, ...ctx.args];
       const input = ctx.self === undefined ? [undefined, ...state] : state;
-      const run = ctx.fn instanceof AsyncFunction ? await executor.runAsync(patch, target, input) : executor.runSync(patch, target, input);
+      // The block's calls before it threw are answered from its log, not made again (see live-world.ts).
+      const world = ctx.world === undefined ? undefined : patchWorld({ ...ctx, world: ctx.world }, true);
+      let run = ctx.fn instanceof AsyncFunction ? await executor.runAsync(patch, target, input, world) : executor.runSync(patch, target, input, world);
+      if (run.ok && world?.replay?.contradicted) run = { ok: false, error: new Error(`suture: the patch ${world.replay.contradicted}; the block's own error stands`), reason: 'threw' };
       if (!run.ok) {
         this.#outcomes.count(patch.id, 'threw');
         this.report(ctx, state, run.error, patch.id);

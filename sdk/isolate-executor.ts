@@ -4,9 +4,11 @@ import { REALM_SETUP_SCRIPTS } from '../core/hardened-realm.ts';
 import { callGlobalOnce, IsolateSlot, runScripts, type IsolateRealm } from '../core/isolate-lifecycle.ts';
 import type { ManifestPatch } from '../core/wire.ts';
 import type { PatchLimits } from './client-options.ts';
+import { callablePaths, callAt, type PatchWorld } from './live-world.ts';
 import { applyPatchAnswer } from './patch-answer.ts';
 import type { PatchExecutor, PatchRun } from './patch-executor.ts';
 import { EXACT_CODEC_OPTIONS, type SnapshotEncoder } from './snapshot-encoder.ts';
+import { applyChanged, StateWriteBack } from './state-write-back.ts';
 
 type Ivm = typeof IvmModule;
 
@@ -94,26 +96,28 @@ const HARNESS = `
   const install = (id, source) => {
     try {
       patches.set(id, realm.evaluateBlock(realm.compartment(), source, '', []).entry);
+      sources.set(id, source);
+      pools.delete(id);
       return '';
     } catch (e) {
       throw safe(e);
     }
   };
-  const forget = (id) => { patches.delete(id); };
+  const forget = (id) => { patches.delete(id); sources.delete(id); pools.delete(id); };
   // Arguments come in two lanes: a snapshot of [this, ...args], or (plainArgs) plain JSON of the
   // args with \`this\` undefined. The answer is "C" + a snapshot of [result, this, ...args]
   // (shared references kept).
+  const unpack = (argsJson, plainArgs) => {
+    if (plainArgs !== true) return codec.decode(parse(argsJson));
+    const a = parse(argsJson);
+    const all = [undefined];
+    for (let i = 0; i < a.length; i++) all[i + 1] = a[i];
+    return all;
+  };
   const call = (id, argsJson, plainArgs) => {
     const fn = patches.get(id);
     if (fn === undefined) throw new ErrorCtor('patch is not installed');
-    let all;
-    if (plainArgs === true) {
-      const a = parse(argsJson);
-      all = [undefined];
-      for (let i = 0; i < a.length; i++) all[i + 1] = a[i];
-    } else {
-      all = codec.decode(parse(argsJson));
-    }
+    const all = unpack(argsJson, plainArgs);
     const args = [];
     for (let i = 1; i < all.length; i++) args[i - 1] = all[i];
     let result;
@@ -139,6 +143,116 @@ const HARNESS = `
       throw safe(e);
     }
   };
+  // ---- calls with a world: the block's uses defined in a compartment of the call's own ----
+  // Each use is a copy; each function in it a stand-in calling the host by path (the host calls
+  // the live function); a compartment (with the patch evaluated in it) serves one call at a time.
+  const hostCall = globalThis.__sutureHostCall;
+  const hostAwait = globalThis.__sutureHostAwait;
+  delete globalThis.__sutureHostCall;
+  delete globalThis.__sutureHostAwait;
+  const sources = new Map();
+  const pools = new Map();
+  const fromHost = (token, out) => {
+    const kind = out.charAt(0);
+    const body = out.slice(1);
+    if (kind === 'R') return codec.decode(parse(body));
+    if (kind === 'E') {
+      const e = parse(body);
+      const err = new ErrorCtor(String(e.message));
+      own(err, 'name', String(e.name));
+      throw err;
+    }
+    return hostAwait.apply(undefined, [token, body], { result: { promise: true, copy: true } }).then((o) => fromHost(token, o));
+  };
+  const bridge = (token, path) => {
+    const f = function (...args) {
+      return fromHost(token, hostCall.applySync(undefined, [token, path, codec.stringify(codec.encode(args))], { result: { copy: true } }));
+    };
+    const parts = path.split('.');
+    defineProperty(f, 'name', { value: parts[parts.length - 1], configurable: true });
+    return f;
+  };
+  const wire = (token, value, path, depth, seen) => {
+    if (typeof value === 'function') return bridge(token, path);
+    if (value === null || typeof value !== 'object' || depth > 64 || seen.has(value)) return value;
+    seen.add(value);
+    const keys = Object.keys(value);
+    for (let i = 0; i < keys.length; i++) {
+      const d = Object.getOwnPropertyDescriptor(value, keys[i]);
+      if (d === undefined || !('value' in d)) continue;
+      if (typeof d.value === 'function') defineProperty(value, keys[i], { value: bridge(token, path + '.' + keys[i]), writable: true, enumerable: d.enumerable, configurable: true });
+      else wire(token, d.value, path + '.' + keys[i], depth + 1, seen);
+    }
+    return value;
+  };
+  // A method a copy does not hold (class methods: copies keep own data) is added where its path ends.
+  const addAt = (token, roots, path) => {
+    const parts = path.split('.');
+    if (parts.length < 2 || !Object.prototype.hasOwnProperty.call(roots, parts[0])) return;
+    let node = roots[parts[0]];
+    for (let i = 1; i < parts.length - 1; i++) {
+      if (node === null || typeof node !== 'object') return;
+      const d = Object.getOwnPropertyDescriptor(node, parts[i]);
+      if (d === undefined || !('value' in d)) return;
+      node = d.value;
+    }
+    const key = parts[parts.length - 1];
+    if (node === null || typeof node !== 'object' || Object.prototype.hasOwnProperty.call(node, key)) return;
+    defineProperty(node, key, { value: bridge(token, path), writable: true, enumerable: false, configurable: true });
+  };
+  const callWorld = (id, argsJson, plainArgs, worldJson, token) => {
+    const source = sources.get(id);
+    if (source === undefined) throw new ErrorCtor('patch is not installed');
+    let pool = pools.get(id);
+    if (pool === undefined) pools.set(id, (pool = []));
+    let slot = pool.pop();
+    try {
+      if (slot === undefined) {
+        const c = realm.compartment();
+        slot = { c, fn: realm.evaluateBlock(c, source, '', []).entry };
+      }
+    } catch (e) {
+      throw safe(e);
+    }
+    const w = parse(worldJson);
+    const all = unpack(argsJson, plainArgs);
+    const roots = {};
+    const global = slot.c.globalThis;
+    for (let i = 0; i < w.names.length; i++) {
+      const name = w.names[i];
+      const value = wire(token, codec.decode(w.uses[name]), name, 0, new Set());
+      defineProperty(global, name, { value, writable: true, enumerable: false, configurable: true });
+      roots[name] = value;
+    }
+    if (all[0] !== null && typeof all[0] === 'object') roots.this = wire(token, all[0], 'this', 0, new Set());
+    for (let i = 0; i < w.paths.length; i++) addAt(token, roots, w.paths[i]);
+    const args = [];
+    for (let i = 1; i < all.length; i++) args[i - 1] = all[i];
+    const done = slot;
+    const release = () => { if (pool.length < 4) pool.push(done); };
+    const pack = (v) => {
+      const after = {};
+      for (let i = 0; i < w.names.length; i++) after[w.names[i]] = global[w.names[i]];
+      const out = [v, all[0]];
+      for (let i = 0; i < args.length; i++) out[i + 2] = args[i];
+      out[args.length + 2] = after;
+      release();
+      return 'C' + codec.stringify(codec.encode(out));
+    };
+    let result;
+    try {
+      result = apply(slot.fn, all[0], args);
+      if (result !== null && (typeof result === 'object' || typeof result === 'function') && typeof result.then === 'function') {
+        return Promise.resolve(result).then(pack).then(undefined, (e) => { release(); throw safe(e); });
+      }
+      return pack(result);
+    } catch (e) {
+      release();
+      throw safe(e);
+    }
+  };
+  defineProperty(globalThis, '__sutureCallWorld', { value: callWorld });
+  defineProperty(globalThis, '__sutureSource', { value: (id, source) => { sources.set(id, source); pools.delete(id); return ''; } });
   defineProperty(globalThis, '__sutureInit', { value: () => { realm.lock(); return ''; } });
   defineProperty(globalThis, '__sutureInstall', { value: install });
   defineProperty(globalThis, '__sutureForget', { value: forget });
@@ -152,7 +266,23 @@ interface PatchRealm extends IsolateRealm {
   install: IvmModule.Reference<(id: string, source: string) => string>;
   forget: IvmModule.Reference<(id: string) => void>;
   call: IvmModule.Reference<(id: string, argsJson: string, plainArgs: boolean) => string | Promise<string>>;
+  callWorld: IvmModule.Reference<(id: string, argsJson: string, plainArgs: boolean, worldJson: string, token: number) => string | Promise<string>>;
   installed: Set<string>;
+}
+
+/** A patched call with a world in progress: its live values and the async answers it waits for. */
+interface LiveCall {
+  world: PatchWorld;
+  pending: Map<string, Promise<unknown>>;
+}
+
+/** What was sent into the isolate for a world call, to tell the patch's own effects from the rest. */
+interface SentWorld {
+  world: PatchWorld;
+  uses: Record<string, unknown>;
+  json: string;
+  /** The receiver as sent (a copy), when there is one. */
+  thisBefore?: unknown;
 }
 
 /** Set-up of one hardened context is bounded (SES compiles and locks down in tens of milliseconds). */
@@ -174,6 +304,9 @@ export class IsolateExecutor implements PatchExecutor {
   readonly #limits: PatchLimits;
   readonly #encoder: SnapshotEncoder;
   readonly #slot: IsolateSlot<PatchRealm>;
+  /** World calls in progress, by the token their stand-ins call back with. */
+  readonly #live = new Map<number, LiveCall>();
+  #tokens = 0;
 
   constructor(ivm: Ivm, limits: PatchLimits, encoder: SnapshotEncoder) {
     this.#limits = limits;
@@ -182,15 +315,84 @@ export class IsolateExecutor implements PatchExecutor {
       (memoryMb) => new ivm.Isolate({ memoryLimit: memoryMb }),
       (iso) => {
         const context = iso.createContextSync();
+        const hostCall = new ivm.Reference((token: number, path: string, argsJson: string) => this.#hostCall(token, path, argsJson));
+        const hostAwait = new ivm.Reference((token: number, id: string) => this.#hostAwait(token, id));
+        context.global.setSync('__sutureHostCall', hostCall);
+        context.global.setSync('__sutureHostAwait', hostAwait);
         runScripts(iso, context, [...REALM_SETUP_SCRIPTS, { code: HARNESS, filename: 'patch-harness.js' }], SETUP_TIMEOUT_MS);
         const ref = <T>(name: string) => context.global.getSync(name, { reference: true }) as IvmModule.Reference<T>;
         callGlobalOnce(context, '__sutureInit', SETUP_TIMEOUT_MS);
         const install = ref<(id: string, source: string) => string>('__sutureInstall');
         const forget = ref<(id: string) => void>('__sutureForget');
         const call = ref<(id: string, argsJson: string, plainArgs: boolean) => string | Promise<string>>('__sutureCall');
-        return { context, install, forget, call, installed: new Set(), handles: [install, forget, call, context] };
+        const callWorld = ref<(id: string, argsJson: string, plainArgs: boolean, worldJson: string, token: number) => string | Promise<string>>('__sutureCallWorld');
+        return { context, install, forget, call, callWorld, installed: new Set(), handles: [install, forget, call, callWorld, hostCall, hostAwait, context] };
       },
     );
+  }
+
+  /** A stand-in in the isolate called a live function: 'R' + its answer, 'E' + what it threw, or 'P' + the id of its promise. */
+  #hostCall(token: number, path: string, argsJson: string): string {
+    const live = this.#live.get(token);
+    if (live === undefined) return `E${JSON.stringify({ name: 'Error', message: `suture: ${path} called after its patched call ended` })}`;
+    try {
+      const args = this.#encoder.exact.decode(JSON.parse(argsJson)) as unknown[];
+      const r = callAt(live.world, path, Array.isArray(args) ? args : []);
+      if (r instanceof Promise) {
+        const id = String(live.pending.size + 1);
+        live.pending.set(id, r);
+        return `P${id}`;
+      }
+      return `R${this.#encoder.exact.stringify(this.#encoder.exact.encode(r))}`;
+    } catch (error) {
+      return `E${JSON.stringify(errorData(error))}`;
+    }
+  }
+
+  /** The answer of a live async function a stand-in is awaiting (never rejects: 'R' or 'E'). */
+  async #hostAwait(token: number, id: string): Promise<string> {
+    const p = this.#live.get(token)?.pending.get(id);
+    if (p === undefined) return `E${JSON.stringify({ name: 'Error', message: 'suture: no such pending call' })}`;
+    try {
+      const v = await p;
+      return `R${this.#encoder.exact.stringify(this.#encoder.exact.encode(v))}`;
+    } catch (error) {
+      return `E${JSON.stringify(errorData(error))}`;
+    }
+  }
+
+  /** Encodes a world's live values for the isolate and registers its call. */
+  #enter(world: PatchWorld, argsJson: string, plain: boolean): [number, SentWorld] {
+    const exact = this.#encoder.exact;
+    const uses: Record<string, unknown> = {};
+    world.names.forEach((n, i) => (uses[n] = exact.encode(world.values[i])));
+    const token = ++this.#tokens;
+    this.#live.set(token, { world, pending: new Map() });
+    const sent: SentWorld = { world, uses, json: JSON.stringify({ names: world.names, uses, paths: callablePaths(world) }) };
+    if (!plain) sent.thisBefore = (exact.decode(JSON.parse(argsJson)) as unknown[])[0];
+    return [token, sent];
+  }
+
+  /**
+   * A world call's answer `[result, this, ...args, usesAfter]`: the arguments written back as
+   * always; the receiver and the uses values get only the patch's own changes (live dependencies
+   * it called may have changed them too, and writing the whole copy back would undo that).
+   */
+  #finishWorld(target: unknown[], decoded: unknown[], sent: SentWorld): PatchRun {
+    const contradicted = sent.world.replay?.contradicted ?? null;
+    if (contradicted !== null) return { ok: false, error: new Error(`suture: the patch ${contradicted}; the block's own error stands`), reason: 'threw' };
+    try {
+      const n = target.length - 1;
+      const writeBack = new StateWriteBack();
+      writeBack.applyArgs([undefined, ...target.slice(1)], [undefined, ...decoded.slice(2, 2 + n)]);
+      if (target[0] !== undefined) applyChanged(target[0], sent.thisBefore, decoded[1]);
+      const after = (decoded[2 + n] ?? {}) as Record<string, unknown>;
+      const exact = this.#encoder.exact;
+      sent.world.names.forEach((name, i) => applyChanged(sent.world.values[i], exact.decode(sent.uses[name] as never), after[name]));
+      return { ok: true, value: writeBack.resolve(decoded[0]) };
+    } catch (error) {
+      return { ok: false, error, reason: 'threw' };
+    }
   }
 
   #prepare(patch: ManifestPatch): PatchRealm | { error: unknown } {
@@ -219,7 +421,7 @@ export class IsolateExecutor implements PatchExecutor {
     return { ok: false, error, reason: 'threw' };
   }
 
-  #finish(target: unknown[], out: unknown): PatchRun {
+  #finish(target: unknown[], out: unknown, sent?: SentWorld): PatchRun {
     let decoded: unknown[];
     try {
       const text = String(out);
@@ -228,6 +430,7 @@ export class IsolateExecutor implements PatchExecutor {
     } catch (error) {
       return { ok: false, error, reason: 'threw' };
     }
+    if (sent !== undefined) return this.#finishWorld(target, decoded, sent);
     return applyPatchAnswer(target, decoded);
   }
 
@@ -240,38 +443,56 @@ export class IsolateExecutor implements PatchExecutor {
     return [this.#encoder.exact.stringify(this.#encoder.exact.encode(input)), false];
   }
 
-  runSync(patch: ManifestPatch, target: unknown[], input: unknown[] = target): PatchRun {
+  runSync(patch: ManifestPatch, target: unknown[], input: unknown[] = target, world?: PatchWorld): PatchRun {
     const p = this.#prepare(patch);
     if (!('call' in p)) return { ok: false, error: p.error, reason: 'compile' };
     const [json, plain] = this.#pack(input);
     let out: unknown;
+    let sent: SentWorld | undefined;
+    let token = 0;
     try {
-      out = p.call.applySync(undefined, [patch.id, json, plain], { timeout: this.#limits.cpuMs, result: { copy: true } });
+      const opts = { timeout: this.#limits.cpuMs, result: { copy: true } } as const;
+      if (world === undefined) out = p.call.applySync(undefined, [patch.id, json, plain], opts);
+      else {
+        [token, sent] = this.#enter(world, json, plain);
+        out = p.callWorld.applySync(undefined, [patch.id, json, plain, sent.json, token], opts);
+      }
     } catch (error) {
       return this.#failure(error);
+    } finally {
+      this.#live.delete(token);
     }
     if (typeof out !== 'string') {
       return { ok: false, error: new TypeError('patch returned a promise where the block returns a plain value'), reason: 'threw' };
     }
-    return this.#finish(target, out);
+    return this.#finish(target, out, sent);
   }
 
-  async runAsync(patch: ManifestPatch, target: unknown[], input: unknown[] = target): Promise<PatchRun> {
+  async runAsync(patch: ManifestPatch, target: unknown[], input: unknown[] = target, world?: PatchWorld): Promise<PatchRun> {
     const p = this.#prepare(patch);
     if (!('call' in p)) return { ok: false, error: p.error, reason: 'compile' };
     const [json, plain] = this.#pack(input);
     let timer: NodeJS.Timeout | undefined;
+    let sent: SentWorld | undefined;
+    let token = 0;
     try {
-      const call = p.call.apply(undefined, [patch.id, json, plain], { timeout: this.#limits.cpuMs, result: { promise: true, copy: true } });
+      const opts = { timeout: this.#limits.cpuMs, result: { promise: true, copy: true } } as const;
+      let call: Promise<unknown>;
+      if (world === undefined) call = p.call.apply(undefined, [patch.id, json, plain], opts);
+      else {
+        [token, sent] = this.#enter(world, json, plain);
+        call = p.callWorld.apply(undefined, [patch.id, json, plain, sent.json, token], opts);
+      }
       const wall = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new WallClockExceeded(`patch timed out: wall-clock limit of ${this.#limits.wallMs} ms`)), this.#limits.wallMs);
       });
       const out = await Promise.race([call, wall]);
-      return this.#finish(target, out);
+      return this.#finish(target, out, sent);
     } catch (error) {
       return this.#failure(error);
     } finally {
       clearTimeout(timer);
+      this.#live.delete(token);
     }
   }
 
@@ -292,4 +513,9 @@ export class IsolateExecutor implements PatchExecutor {
   dispose(): void {
     this.#slot.drop();
   }
+}
+
+function errorData(e: unknown): { name: string; message: string } {
+  if (e instanceof Error) return { name: e.name, message: e.message };
+  return { name: 'Error', message: String(e) };
 }

@@ -1,4 +1,5 @@
 import type { ManifestPatch } from '../core/wire.ts';
+import type { PatchWorld } from './live-world.ts';
 
 /** How one patched call went. A failed run leaves the caller's arguments as they were (isolate mode). */
 export type PatchRun =
@@ -13,9 +14,9 @@ export interface PatchExecutor {
    * effects land there. `input` is the state to run on when it differs from the target's current
    * state (the inputs as they were on entry, after a failed call).
    */
-  runSync(patch: ManifestPatch, target: unknown[], input?: unknown[]): PatchRun;
-  /** For async blocks (the patch's promise is awaited). */
-  runAsync(patch: ManifestPatch, target: unknown[], input?: unknown[]): Promise<PatchRun>;
+  runSync(patch: ManifestPatch, target: unknown[], input?: unknown[], world?: PatchWorld): PatchRun;
+  /** For async blocks (the patch's promise is awaited). `world`: the block's live `uses` (see live-world.ts). */
+  runAsync(patch: ManifestPatch, target: unknown[], input?: unknown[], world?: PatchWorld): Promise<PatchRun>;
   /** Frees what is held for patches not in `keep` (patch ids). */
   release(keep: ReadonlySet<string>): void;
   dispose(): void;

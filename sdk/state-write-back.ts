@@ -10,6 +10,8 @@
  * and markers for things the snapshot could not carry (truncated, unreadable), are left alone.
  */
 
+import { isDeepStrictEqual } from 'node:util';
+
 const MARKER = Symbol.for('suture.snapshot.marker');
 const TRUNCATED = Symbol.for('suture.snapshot.truncated');
 
@@ -176,6 +178,55 @@ export class StateWriteBack {
           }
         }
       }
+    }
+  }
+}
+
+/**
+ * Writes onto `live` only what changed between `before` (the copy a patch was given) and `after`
+ * (the copy as the patch left it): the patch's own effects. Used for a block's `uses` values and
+ * receiver, which live dependencies the patch called may have changed meanwhile (a `moveRight()`
+ * that moves `self`): writing the whole copy back would undo their effects.
+ */
+export function applyChanged(live: unknown, before: unknown, after: unknown, depth = 0): void {
+  if (!isObject(live) || !isObject(after) || !isObject(before) || depth > 200 || isMarker(after)) return;
+  const plain = (v: Obj) => !(v instanceof Map || v instanceof Set || v instanceof Date || ArrayBuffer.isView(v));
+  if (!plain(live) || !plain(after) || !plain(before)) {
+    if (!isDeepStrictEqual(before, after) && sameKind(live, after)) new StateWriteBack().applyArgs([live], [after]);
+    return;
+  }
+  if (Object.isFrozen(live)) return;
+  const keys = ownKeys(after);
+  for (const k of ownKeys(before)) {
+    if (!Object.prototype.hasOwnProperty.call(after, k) && typeof before[k] !== 'function') {
+      try {
+        delete live[k];
+      } catch {
+        /* non-configurable: leave it */
+      }
+    }
+  }
+  if (Array.isArray(live) && Array.isArray(after) && Array.isArray(before) && before.length !== after.length) live.length = after.length;
+  for (const k of keys) {
+    const a = after[k];
+    if (typeof a === 'function' || isMarker(a)) continue;
+    const had = Object.prototype.hasOwnProperty.call(before, k);
+    const b = had ? before[k] : undefined;
+    let l: unknown;
+    try {
+      l = live[k];
+    } catch {
+      continue;
+    }
+    if (had && isObject(a) && isObject(b) && isObject(l)) {
+      applyChanged(l, b, a, depth + 1);
+      continue;
+    }
+    if (had && !isObject(a) && Object.is(a, b)) continue;
+    try {
+      live[k] = a;
+    } catch {
+      /* read-only property: the block could not have changed it either */
     }
   }
 }
