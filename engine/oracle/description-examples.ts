@@ -180,8 +180,14 @@ export function descriptionCases(block: Block, jobCases: readonly Case[]): { cas
   // A description that contradicts the block's own cases on one input is not trusted on any other:
   // its examples were written for another version of the block, or wrongly.
   const contradicted = examples.find((e) => stated.has(JSON.stringify(e.args)) && stated.get(JSON.stringify(e.args)) !== JSON.stringify(e.expect));
-  if (contradicted) {
-    return { cases: [], found: examples.length, skipped: [...skipped, ...examples.map((e) => ({ text: e.text, reason: `the description contradicts the block's own cases (${contradicted.text})` }))] };
+  // Likewise one whose answers are of another kind than every answer the cases expect (a number
+  // where they all expect a list): it describes something else (a formula, a helper), not this block.
+  const kinds = new Set([...stated.values()].map((json) => kindOf(JSON.parse(json))));
+  const otherKind = kinds.size > 0 ? examples.find((e) => !kinds.has(kindOf(e.expect))) : undefined;
+  const distrust = contradicted ? `the description contradicts the block's own cases (${contradicted.text})`
+    : otherKind ? `the description's answers are not of the kind the block's cases expect (${otherKind.text})` : '';
+  if (distrust) {
+    return { cases: [], found: examples.length, skipped: [...skipped, ...examples.map((e) => ({ text: e.text, reason: distrust }))] };
   }
   const cases: Case[] = [];
   for (const e of examples) {
@@ -189,4 +195,11 @@ export function descriptionCases(block: Block, jobCases: readonly Case[]): { cas
     cases.push({ id: `description-${cases.length + 1}`, kind: 'description', check: 'value', args: e.args, expect: e.expect });
   }
   return { cases, found: examples.length, skipped };
+}
+
+/** The kind of an expected answer: array, null, object, or its typeof. */
+function kindOf(value: Encoded): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
 }

@@ -114,3 +114,13 @@ test("a description that contradicts the block's own cases (value cases, or cons
   const value = { id: 'v', kind: 'recorded' as const, check: 'value' as const, args: ['<<>>'], expect: true };
   assert.deepEqual(descriptionCases(block, [value]).cases, []);
 });
+
+test("a description whose answers are of another kind than every answer the block's cases expect (a formula's numbers where the block returns lists) gives no case", () => {
+  const block = { source: 'const seq = (n) => [n];', entry: 'seq', description: 'seq(1) = 3\nseq(4) = 3\nExamples:\nseq(3) = [1, 3, 2, 8]' };
+  const script = { id: 's', kind: 'test' as const, check: 'script' as const, script: 'console.assert(JSON.stringify(seq(5)) === JSON.stringify([1, 3, 2, 8, 3, 15]))' };
+  const out = descriptionCases(block, [script]);
+  assert.deepEqual(out.cases, []);
+  assert.match(out.skipped.at(-1)!.reason, /not of the kind the block's cases expect/);
+  const agreeing = { ...block, description: 'Examples:\nseq(3) = [1, 3, 2, 8]' };
+  assert.deepEqual(descriptionCases(agreeing, [script]).cases.map((c) => c.expect), [[1, 3, 2, 8]]);
+});
