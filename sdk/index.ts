@@ -2,7 +2,7 @@
  * suture's SDK: the only part an application imports. See the README section "The SDK".
  *
  * ```ts
- * import { createRepairClient } from 'suture/sdk';
+ * import { createRepairClient } from '@suture/sdk';
  * const repair = createRepairClient({ url, app: 'game', token, publicKey });
  * const damage = await repair.run('player-damage-calc', 'Calculate damage…', (player, enemy) => { ... }, player, enemy);
  * ```
