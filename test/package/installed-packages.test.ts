@@ -211,8 +211,8 @@ describe('the packages as installed by their users', { timeout: 600_000 }, () =>
     // Every SDK module, also those only started by path (a helper process's entry), not just what index.ts imports.
     assert.ok(sdkModules.length > 10, `sdk/ has ${sdkModules.length} modules`);
     assert.deepEqual(sdkModules.filter((f) => !paths.includes(`dist/sdk/${f.replace(/\.ts$/, '.js')}`)), [], 'every sdk/*.ts (when packed) is compiled into the tarball');
-    const stray = paths.filter((p) => p !== 'package.json' && !(p.startsWith('dist/') && (p.endsWith('.js') || p.endsWith('.d.ts'))));
-    assert.deepEqual(stray, [], 'nothing but package.json and dist/ JavaScript and declarations');
+    const stray = paths.filter((p) => !['package.json', 'README.md'].includes(p) && !(p.startsWith('dist/') && (p.endsWith('.js') || p.endsWith('.d.ts'))));
+    assert.deepEqual(stray, [], 'nothing but package.json, README.md and dist/ JavaScript and declarations');
     assert.ok(!paths.some((p) => /(^|\/)(test|bench|daemon|worker|engine)\//.test(p)), 'no tests, benches or service code');
     // Its dependencies are exactly the packages its compiled code imports, requires or resolves.
     const manifest = JSON.parse(readFileSync(join(REPO, 'sdk', 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
