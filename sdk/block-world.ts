@@ -86,6 +86,15 @@ const RESERVED = new Set(['this', 'arguments', 'eval', 'undefined', 'NaN', 'Infi
 
 /** Checks `run`/`wrap`'s options object; throws a TypeError naming what is wrong. */
 export function checkBlockOptions(o: unknown, where: string): asserts o is BlockOptions {
+  if (CHECKED.has(o as object)) return;
+  checkOptions(o, where);
+  // An options object is usually one constant per block: checked once (changes to it are not seen).
+  CHECKED.add(o as object);
+}
+
+const CHECKED = new WeakSet<object>();
+
+function checkOptions(o: unknown, where: string): asserts o is BlockOptions {
   if (o === null || typeof o !== 'object') throw new TypeError(`suture ${where}: the first argument must be a block id (string) or an options object { id, description, uses }`);
   const b = o as Record<string, unknown>;
   if (typeof b.id !== 'string' || b.id === '') throw new TypeError(`suture ${where}: options.id must be a non-empty string`);
@@ -105,13 +114,18 @@ export function checkBlockOptions(o: unknown, where: string): asserts o is Block
  * arrow passed to `run` is a new function on each call: those share the analysis by source text.
  */
 export class WorldCompiler {
-  readonly #byFn = new WeakMap<Function, { key: string; shape: Shape }>();
+  readonly #byFn = new WeakMap<Function, { key: string; names: string[]; shape: Shape }>();
   readonly #bySource = new Map<string, Shape>();
 
-  shape(fn: Function, source: string, names: string[]): Shape {
-    const key = names.join(',');
+  shape(fn: Function, sourceOf: () => string, names: string[]): Shape {
     const hit = this.#byFn.get(fn);
-    if (hit !== undefined && hit.key === key) return hit.shape;
+    if (hit !== undefined && hit.names === names) return hit.shape;
+    const key = names.join(',');
+    if (hit !== undefined && hit.key === key) {
+      hit.names = names;
+      return hit.shape;
+    }
+    const source = sourceOf();
     const skey = `${key}\0${source}`;
     let shape = this.#bySource.get(skey);
     if (shape === undefined) {
@@ -119,7 +133,7 @@ export class WorldCompiler {
       if (this.#bySource.size >= 1024) this.#bySource.clear();
       this.#bySource.set(skey, shape);
     }
-    this.#byFn.set(fn, { key, shape });
+    this.#byFn.set(fn, { key, names, shape });
     return shape;
   }
 }
@@ -146,9 +160,14 @@ function analyse(source: string, names: string[]): Shape {
   }
 }
 
-export function blockWorld(compiler: WorldCompiler, fn: Function, source: string, uses: Record<string, unknown>): BlockWorld {
-  const names = Object.keys(uses);
-  const values = names.map((n) => uses[n]);
+/** The names of a `uses` object, per object (the same constant on every call of a block). */
+const NAMES = new WeakMap<object, string[]>();
+
+export function blockWorld(compiler: WorldCompiler, fn: Function, source: () => string, uses: Record<string, unknown>): BlockWorld {
+  let names = NAMES.get(uses);
+  if (names === undefined || names.length !== Object.keys(uses).length) NAMES.set(uses, (names = Object.keys(uses)));
+  const values = new Array<unknown>(names.length);
+  for (let i = 0; i < names.length; i++) values[i] = uses[names[i]];
   const { factory, unknown } = compiler.shape(fn, source, names);
   return { names, values, factory, unknown };
 }
@@ -214,8 +233,8 @@ function isDependency(holder: object, key: PropertyKey): boolean {
  */
 export class Tracer {
   readonly log: CallLog;
-  readonly #proxies = new WeakMap<object, Map<string, object>>();
-  readonly #targets = new WeakMap<object, object>();
+  /** This call's proxies: target, path, proxy, in threes (a call makes a few; a scan beats a map). */
+  #made: unknown[] | null = null;
   readonly #replay: ReplayCursor | null;
 
   constructor(log: CallLog, replay: ReplayCursor | null = null) {
@@ -225,37 +244,24 @@ export class Tracer {
 
   /** The value a `uses` root (or the receiver, path `this`) is bound to in the copy. */
   root(value: unknown, path: string): unknown {
-    return traced(value) ? this.#proxy(value as object, path) : value;
+    return traced(value) ? this.proxy(value as object, path) : value;
   }
 
   /** A proxy handed out by this tracer → the real object; anything else as it is. */
   unwrap<T>(v: T): T {
-    return v !== null && (typeof v === 'object' || typeof v === 'function') ? ((this.#targets.get(v as object) as T | undefined) ?? v) : v;
+    const made = this.#made;
+    if (made === null || v === null || (typeof v !== 'object' && typeof v !== 'function')) return v;
+    for (let i = 2; i < made.length; i += 3) if (made[i] === v) return made[i - 2] as T;
+    return v;
   }
 
-  #proxy(target: object, path: string): object {
-    let byPath = this.#proxies.get(target);
-    const hit = byPath?.get(path);
-    if (hit !== undefined) return hit;
-    const tracer = this;
-    const handler: ProxyHandler<object> = {
-      get(t, key) {
-        const v = Reflect.get(t, key, t);
-        if (typeof key === 'symbol') return v;
-        if (typeof v === 'function') {
-          if (!isDependency(t, key)) return slotted(t) ? (v as Function).bind(t) : v;
-          return tracer.#proxy(v, `${path}.${key}`);
-        }
-        return traced(v, 1) ? tracer.#proxy(v as object, `${path}.${key}`) : v;
-      },
-    };
-    if (typeof target === 'function') {
-      handler.apply = (t, thisArg, args) => tracer.call(path, t as Function, thisArg, args);
-    }
-    const p = new Proxy(target, handler);
-    this.#targets.set(p, target);
-    if (byPath === undefined) this.#proxies.set(target, (byPath = new Map()));
-    byPath.set(path, p);
+  /** The tracer proxy of `target` reached at `path` (one per target and path in a call). */
+  proxy(target: object, path: string): object {
+    const made = (this.#made ??= []);
+    for (let i = 0; i < made.length; i += 3) if (made[i] === target && made[i + 1] === path) return made[i + 2] as object;
+    const handler = new TraceHandler(this, path);
+    const p = new Proxy(target, handler as ProxyHandler<object>);
+    made.push(target, path, p);
     return p;
   }
 
@@ -301,6 +307,31 @@ export class Tracer {
       );
     } else entry.result = r;
     return r;
+  }
+}
+
+/** The traps of a tracer proxy: one object per proxy, its traps shared on the prototype. */
+class TraceHandler {
+  readonly tracer: Tracer;
+  readonly path: string;
+  constructor(tracer: Tracer, path: string) {
+    this.tracer = tracer;
+    this.path = path;
+  }
+
+  get(t: object, key: PropertyKey): unknown {
+    const v = Reflect.get(t, key, t);
+    if (typeof key === 'symbol') return v;
+    if (typeof v === 'function') {
+      if (!isDependency(t, key)) return slotted(t) ? (v as Function).bind(t) : v;
+      return this.tracer.proxy(v, `${this.path}.${key}`);
+    }
+    return traced(v, 1) ? this.tracer.proxy(v as object, `${this.path}.${key}`) : v;
+  }
+
+  /** Only ever called for function targets. */
+  apply(t: object, thisArg: unknown, args: unknown[]): unknown {
+    return this.tracer.call(this.path, t as Function, thisArg, args);
   }
 }
 

@@ -149,7 +149,7 @@ export class RepairClient {
       if (typeof fn !== 'function') throw new TypeError(`suture ${check}: block '${block.id}' needs a function`);
     }
     const ctx: CallContext = { id: block.id, description: block.description, fn, self, args };
-    if (block.uses !== undefined) ctx.world = blockWorld(this.#compiler, fn, this.#hashes.of(fn).source, block.uses);
+    if (block.uses !== undefined) ctx.world = blockWorld(this.#compiler, fn, () => this.#hashes.of(fn).source, block.uses);
     return ctx;
   }
 

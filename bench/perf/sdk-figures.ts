@@ -15,7 +15,7 @@ import { canonicalPatchPayload } from '../../core/patch-signature.ts';
 import type { ManifestPatch } from '../../core/wire.ts';
 import { createRepairClient } from '../../sdk/index.ts';
 import { sourceHash } from '../../core/source-hash.ts';
-import { atMost, row, type PerfRow } from './perf-row.ts';
+import { atMost, reportOnly, row, type PerfRow } from './perf-row.ts';
 
 const ROUNDS = 5;
 
@@ -91,12 +91,56 @@ export async function sdkFigures(log: (s: string) => void): Promise<PerfRow[]> {
     rows.push(row('sdk_recording', recorded, direct, 'ns/call', '≤ 1.5×', atMost(1.5), 'includes encoding and sending the sampled calls (flush per round)'));
     log(`sdk_recording ${recorded.toFixed(1)} ns`);
 
+    rows.push(...(await usesFigures(url, log)));
     rows.push(await patchedFigure(url, log));
   } finally {
     sinkServer.close();
   }
   if (sink === 42) log('');
   return rows;
+}
+
+/** A block reading a table, a helper and an object's method (the names it passes in `uses`). */
+let RATES: Record<string, number> = { DE: 0.19, FR: 0.2, IT: 0.22 };
+const roundCents = (n: number) => Math.round(n * 100) / 100;
+const shop = {
+  feeRate: 0.01,
+  fee(net: number) {
+    return net * this.feeRate;
+  },
+};
+const price = (net: number, country: string) => roundCents(net * (1 + RATES[country]) + shop.fee(net));
+
+/**
+ * run() with `uses` on the success path (snapshot 'on-failure', recording off): the block runs as
+ * its copy bound to the uses values, the method-holding one through a per-call tracer. Small and
+ * large uses (a 3-entry table and a 100 000-entry one): the cost must not grow with their size.
+ */
+async function usesFigures(url: string, log: (s: string) => void): Promise<PerfRow[]> {
+  const small = RATES;
+  const large: Record<string, number> = { ...small };
+  for (let i = 0; i < 100_000; i++) large[`C${i}`] = (i % 30) / 100;
+  const calls = 1_000_000;
+  const direct = await best(calls, (n) => {
+    for (let i = 0; i < n; i++) sink += price(100 + (i & 7), 'DE');
+  });
+  const client = createRepairClient({ url, app: 'bench', sync: 'off', snapshot: 'on-failure', record: { sampleRate: 0, first: 0 } });
+  const measure = (table: Record<string, number>) => {
+    const block = { id: 'price', description: 'gross price with fee', uses: { RATES: table, roundCents, shop } };
+    return best(calls, (n) => {
+      for (let i = 0; i < n; i++) sink += client.run(block, price, 100 + (i & 7), 'DE') as number;
+    });
+  };
+  const withSmall = await measure(small);
+  RATES = large;
+  const withLarge = await measure(large);
+  RATES = small;
+  await client.close();
+  log(`sdk_uses small ${withSmall.toFixed(1)} ns, large ${withLarge.toFixed(1)} ns vs direct ${direct.toFixed(1)} ns`);
+  return [
+    row('sdk_uses_small', withSmall, direct, 'ns/call', 'reported', reportOnly, 'run({ id, description, uses: { RATES (3 entries), roundCents, shop } }): copy bound to uses, shop traced per call'),
+    row('sdk_uses_large', withLarge, withSmall, 'ns/call', '≤ 1.2× small', atMost(1.2), 'the same with RATES of 100 003 entries; baseline: the small-uses figure'),
+  ];
 }
 
 async function patchedFigure(url: string, log: (s: string) => void): Promise<PerfRow> {
