@@ -4,7 +4,8 @@
  * `suture worker` serve the test (with the real Redis); the SDK tarball is installed in one app per
  * Node version (24, 22, 26; the others come from the `node` npm package, cached between runs),
  * where a plain ESM app, a CommonJS app, a strict TypeScript app compiled by tsc and the README's
- * example each see a failing call reported and repaired, and later calls patched.
+ * example, each run as `node FILE` with no flags, see a failing call reported and repaired, and
+ * later calls patched.
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -16,10 +17,6 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { deleteKeysUnder } from '../../service/store/key-scan.ts';
-
-// The node flags the apps run with. REMOVE '--no-node-snapshot' (leave the list empty) once the SDK
-// runs patches in a helper process when the app's own process cannot host an isolate.
-const APP_NODE_FLAGS = ['--no-node-snapshot'];
 
 /** Node versions besides the one running this test (24), from the `node` npm package. */
 const OTHER_NODES = ['22.23.3', '26.10.0'];
@@ -243,7 +240,8 @@ describe('the packages as installed by their users', { timeout: 600_000 }, () =>
     describe(`an app on Node ${major}`, () => {
       const app = join(work, `app-node${major}`);
       let node: string;
-      const appRun = (file: string, block: string) => run(node, [...APP_NODE_FLAGS, file], { cwd: app, env: { ...appEnv, SUTURE_BLOCK: block }, timeoutMs: 90_000 });
+      // `node FILE`, no flags: the SDK runs patches in its helper process.
+      const appRun = (file: string, block: string) => run(node, [file], { cwd: app, env: { ...appEnv, SUTURE_BLOCK: block }, timeoutMs: 90_000 });
 
       before(async () => {
         node = version === process.versions.node ? process.execPath : await nodeBinary(version);
