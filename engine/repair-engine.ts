@@ -8,6 +8,7 @@ import type { LlmGenerator, LlmRepairInput } from './generators/llm/llm-generato
 import { editSize, editsSize, unifiedDiff } from '../core/candidate-diff.ts';
 import { scoreCandidate } from './scoring/candidate-score.ts';
 import { deriveInvariants, invariantViolation, type BehaviourInvariants } from './scoring/behaviour-invariants.ts';
+import { answerProfile, offKind, type AnswerProfile } from './scoring/answer-kinds.ts';
 import type { CandidateReport, EngineEvent, RepairResult } from './repair-report.ts';
 import { runBaseline } from './oracle/original-runs.ts';
 import { notApplied, oracleCases, oracleRule, type OracleOptions } from './oracle/oracle-cases.ts';
@@ -153,6 +154,7 @@ export async function repairBlock(block: Block, jobCases: Case[], options: Repai
 
   const invariants = result.oracle?.cases ? deriveInvariants(cases) : jobInvariants;
   const noThrowIds = new Set(cases.filter((c) => c.check === 'no-throw').map((c) => c.id));
+  const profile = answerProfile(cases, failingIds);
 
   // Failing cases first: they reject most candidates on the first trial.
   const ordered = [...cases.filter((c) => failingIds.has(c.id)), ...cases.filter((c) => !failingIds.has(c.id))];
@@ -267,6 +269,8 @@ export async function repairBlock(block: Block, jobCases: Case[], options: Repai
     if (plausible) {
       candidate.diff = unifiedDiff(block.source, spec.source);
       candidate.score = scoreCandidate(candidate);
+      const why = profile && answersOffKind(report.results, noThrowIds, profile);
+      if (why) candidate.offKind = why;
       if (firstPlausibleTried === undefined) {
         firstPlausibleTried = rank;
         result.firstPlausibleMs = performance.now() - started;
@@ -368,9 +372,24 @@ export async function repairBlock(block: Block, jobCases: Case[], options: Repai
   }
 }
 
-/** Plausible candidates, best first: by score, then in trial order. */
+/**
+ * Plausible candidates, best first: those whose answers keep the kind of the known-good answers before those
+ * that do not (scoring/answer-kinds.ts), then by score, then in trial order.
+ */
 function rankPlausible(candidates: readonly CandidateReport[]): CandidateReport[] {
-  return candidates.filter((c) => c.status === 'plausible').sort((a, b) => (a.score ?? 0) - (b.score ?? 0) || a.rank - b.rank);
+  return candidates
+    .filter((c) => c.status === 'plausible')
+    .sort((a, b) => Number(a.offKind !== undefined) - Number(b.offKind !== undefined) || (a.score ?? 0) - (b.score ?? 0) || a.rank - b.rank);
+}
+
+/** Why a plausible candidate's answer on some no-throw case is off kind (the first such case), or undefined. */
+function answersOffKind(results: readonly TrialResult[], noThrowIds: ReadonlySet<string>, profile: AnswerProfile): string | undefined {
+  for (const r of results) {
+    if (!noThrowIds.has(r.caseId) || r.outcome !== 'pass') continue;
+    const why = offKind(profile, r.actual);
+    if (why) return `${r.caseId}: ${why}`;
+  }
+  return undefined;
 }
 
 function cannotSee(cases: Case[], unseen: string[], started: number, onEvent: RepairOptions['onEvent']): RepairResult {

@@ -26,6 +26,11 @@ export interface CandidateReport {
   compileError?: TrialReport['compileError'];
   /** Lower is better; set for plausible candidates. */
   score?: number;
+  /**
+   * Set for a plausible candidate whose answer on a no-throw case is of another kind than every known-good
+   * answer (scoring/answer-kinds.ts): why. It ranks after the plausible candidates that keep the kind.
+   */
+  offKind?: string;
 }
 
 /**

@@ -12,6 +12,13 @@
  *   ranking has a reason to put it last. Inputs on which a candidate hit a limit are not compared.
  * - candidates that differ in source but no input could be generated to compare them: 'low' too, since
  *   nothing shows they agree.
+ * - answers of another kind (scoring/answer-kinds.ts): a winner whose answer on a failing input is of a kind
+ *   no known-good answer has (an empty string where they all have text, a field left undefined, text showing
+ *   `undefined`) is 'low' however many candidates agree: a guard returning a constant of another kind, or an
+ *   optional chain that lets a missing value through, agrees with its own variants. Like a suspect, a
+ *   candidate whose answers are off kind does not count against a winner whose answers are not. Answers on
+ *   generated inputs are not judged by kind: a made-up input (a null e-mail, an empty list) shows up in the
+ *   answer of the right patch as much as in a wrong one's.
  *
  * Nothing here changes which candidate wins; a low-confidence winner is published only with approval.
  */
@@ -51,13 +58,17 @@ export async function assessConfidence(
   const distinct = new Set<string>();
   const compared = ranked.filter((c) => {
     if (c !== winner && c.suspect && !winner.suspect) return false;
+    if (c !== winner && c.offKind !== undefined && winner.offKind === undefined) return false;
     if (distinct.has(c.source)) return false;
     distinct.add(c.source);
     return true;
   }).slice(0, options.compare ?? 4);
   const base = { compared: compared.map((c) => c.rank), inputs: 0, disagreements: [] };
+  if (winner.offKind !== undefined) {
+    return { confidence: { level: 'low', reason: `the winner answers unlike every known-good call: ${winner.offKind}`, ...base }, trials: 0 };
+  }
   if (compared.length < 2) {
-    const reason = ranked.length === 1 ? 'a single plausible candidate' : 'the other plausible candidates are known overfitting shapes';
+    const reason = ranked.length === 1 ? 'a single plausible candidate' : 'the other plausible candidates are known overfitting shapes or answer unlike every known-good call';
     return { confidence: { level: 'high', reason, ...base }, trials: 0 };
   }
 
