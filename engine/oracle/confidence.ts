@@ -72,19 +72,26 @@ export async function assessConfidence(
     return { confidence: { level: 'high', reason, ...base }, trials: 0 };
   }
 
-  const seeds = seedsOf(block, cases, failingIds);
+  // A block that reads outside names answers in a world: the job's first (a known-good call's when
+  // there is one). A probe whose calls its log cannot answer is a replay miss, and not compared. A block
+  // that reads its receiver gets receivers varied too: the receiver is one more argument to the generator
+  // (the last), and each probe's world gets its own.
+  const [world] = jobWorlds(cases, failingIds);
+  const receiver = world !== undefined && Object.hasOwn(world, 'this') && readsReceiver(block);
+  const seeds = seedsOf(block, cases, failingIds, receiver);
   const kinds = seenKinds(seeds);
   // Generated generously, then only those within the types the job's own inputs show: a null or a string
   // where every call passed a number is outside what the caller's calls say the block is for.
   const max = options.maxInputs ?? 30;
-  const inputs = generateInputs(seeds, readPaths(block), { max: max * 4, seed: options.seed }).filter((input) => withinKinds(input.args, kinds)).slice(0, max);
+  const inputs = generateInputs(seeds, readPaths(block, { receiver }), { max: max * 4, seed: options.seed }).filter((input) => withinKinds(input.args, kinds)).slice(0, max);
   if (inputs.length === 0) {
     return { confidence: { level: 'low', reason: `${compared.length} plausible candidates differ in source and no input could be generated to compare them on`, ...base }, trials: 0 };
   }
-  // A block that reads outside names answers in a world: the job's first (a known-good call's when
-  // there is one). A probe whose calls its log cannot answer is a replay miss, and not compared.
-  const [world] = jobWorlds(cases, failingIds);
-  const probes: Case[] = inputs.map((input, i) => ({ id: `confidence-${i + 1}`, kind: 'generated', check: 'no-throw', args: input.args, ...(world ? { world: withoutEffects(world) } : {}) }));
+  const probes: Case[] = inputs.map((input, i) => {
+    const probe: Case = { id: `confidence-${i + 1}`, kind: 'generated', check: 'no-throw', args: receiver ? input.args.slice(0, -1) : input.args };
+    if (world) probe.world = receiver ? { ...withoutEffects(world), this: input.args[input.args.length - 1] } : withoutEffects(world);
+    return probe;
+  });
   let trials = 0;
   const answers: (string | undefined)[][] = [];
   for (const candidate of compared) {
@@ -121,6 +128,11 @@ export async function assessConfidence(
   };
 }
 
+/** Whether the block's function reads its own `this` (not only a nested function's). */
+function readsReceiver(block: Block): boolean {
+  return readPaths(block, { receiver: true }).paths.some((p) => p.arg === readPaths(block).params.length);
+}
+
 /** A comparable summary of one answer; undefined for a limit (time, memory, crash) or a missing row. */
 function answerOf(r: TrialResult | undefined, args: readonly Encoded[]): string | undefined {
   if (!r) return undefined;
@@ -134,8 +146,11 @@ function answerOf(r: TrialResult | undefined, args: readonly Encoded[]): string 
   return undefined;
 }
 
-/** The job's own inputs: value and no-throw case arguments, and literal call arguments of the entry in scripts. */
-function seedsOf(block: Block, cases: readonly Case[], failingIds: ReadonlySet<string>): InputSeed[] {
+/**
+ * The job's own inputs: value and no-throw case arguments, and literal call arguments of the entry in scripts;
+ * with `receiver`, each case's receiver (`world.this`) after its arguments (cases without one are left out).
+ */
+function seedsOf(block: Block, cases: readonly Case[], failingIds: ReadonlySet<string>, receiver = false): InputSeed[] {
   const seeds: InputSeed[] = [];
   const seen = new Set<string>();
   const add = (args: Encoded[], failing: boolean) => {
@@ -145,7 +160,9 @@ function seedsOf(block: Block, cases: readonly Case[], failingIds: ReadonlySet<s
     seeds.push({ args, failing });
   };
   for (const c of cases) {
-    if (c.args) add(c.args, failingIds.has(c.id));
+    if (receiver) {
+      if (c.args && c.world && Object.hasOwn(c.world, 'this')) add([...c.args, c.world.this as Encoded], failingIds.has(c.id));
+    } else if (c.args) add(c.args, failingIds.has(c.id));
     else if (c.script && block.entry) for (const args of literalCallArguments(c.script, block.entry)) add(args, failingIds.has(c.id));
   }
   return seeds;

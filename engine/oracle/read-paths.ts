@@ -53,8 +53,12 @@ export interface BlockReads {
 
 const MAX_STRINGS = 12;
 
-/** What the entry function reads; empty when the block does not parse. */
-export function readPaths(block: Block): BlockReads {
+/**
+ * What the entry function reads; empty when the block does not parse. With `receiver`, the function's own
+ * `this` (in it or in its arrow functions) counts as one more parameter after the declared ones, named `this`:
+ * callers that vary a block's receiver pass it as a trailing argument (oracle/confidence.ts).
+ */
+export function readPaths(block: Block, options: { receiver?: boolean } = {}): BlockReads {
   let tree: SyntaxTree;
   let fn: SyntaxNode | undefined;
   try {
@@ -96,8 +100,16 @@ export function readPaths(block: Block): BlockReads {
     return id.type === 'Identifier' ? (id.name as string) : `arg${i}`;
   });
 
+  const receiverArg = options.receiver ? params.length : -1;
+  if (options.receiver) params.push('this');
+  const ownThis = (node: SyntaxNode): boolean => {
+    let owner = tree.info(node).fn;
+    while (owner && owner.type === 'ArrowFunctionExpression') owner = tree.info(owner).fn;
+    return owner === fn;
+  };
   const pathOf = (node: SyntaxNode): Prefix | undefined => {
     if (node.type === 'Identifier') return bindings.get(node.name);
+    if (node.type === 'ThisExpression') return receiverArg >= 0 && ownThis(node) ? { arg: receiverArg, keys: [] } : undefined;
     if (node.type === 'ChainExpression') return pathOf(node.expression);
     if (node.type !== 'MemberExpression') return undefined;
     const key = memberKey(node);
