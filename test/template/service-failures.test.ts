@@ -84,4 +84,7 @@ test("a declared table's default-looking entry is a lookup's fallback", () => {
   foundWithin(entry(rate, 'vat'), rate.replace('RATES[country]', '(RATES[country] ?? RATES.default)'), 300, { template: { pairs: false } });
   const none = `const RATES = { de: 0.19, fr: 0.2 };\nfunction vat(country, cents) {\n  return Math.round(cents * RATES[country]);\n}`;
   assert.ok(!collectMutations(entry(none, 'vat')).some((m) => m.operator === 'lookup-fallback'));
+  // A list or a string read for its length is no table whose `length` entry is a fallback.
+  const scan = `function lastDigit(text) {\n  for (let i = text.length - 1; i >= 0; i--) if (text[i] >= '0' && text[i] <= '9') return i;\n  return text.length;\n}`;
+  assert.ok(!collectMutations(entry(scan, 'lastDigit')).some((m) => m.operator === 'lookup-fallback'));
 });

@@ -96,8 +96,16 @@ function reusedDefaults(ctx: MutationContext): void {
 const DEFAULT_KEY = /^(default|fallback|others?|rest|row|world|intl|unknown|free|basic|standard|generic|any|\*)$/i;
 
 /**
- * Literal keys each table (an identifier or member path) is read with (`PLANS.free`, `RATES['eu']`), and the
- * default-looking keys (`default`, `free`, `ROW`, ...) of tables the block declares as object literals.
+ * Whether `key` names a property every list, string, map or plain object has (`length`, `size`, ...): reading
+ * `word.length` makes `word` no lookup table with a `length` entry, and `word[i] ?? word.length` no fallback.
+ */
+const builtInProperty = (key: string): boolean =>
+  key in Array.prototype || key in String.prototype || key in Map.prototype || key in Object.prototype;
+
+/**
+ * Literal keys each table (an identifier or member path) is read with (`PLANS.free`, `RATES['eu']`; never a
+ * built-in property such as `length`), and the default-looking keys (`default`, `free`, `ROW`, ...) of tables
+ * the block declares as object literals.
  */
 function literalKeys(ctx: MutationContext): Map<string, string[]> {
   const keys = new Map<string, string[]>();
@@ -112,7 +120,7 @@ function literalKeys(ctx: MutationContext): Map<string, string[]> {
   }
   for (const m of ctx.nodes('MemberExpression')) {
     const key = m.computed ? (m.property.type === 'Literal' && typeof m.property.value === 'string' ? m.property.value : undefined) : (m.property.name as string);
-    if (key === undefined || !ctx.isRead(m)) continue;
+    if (key === undefined || builtInProperty(key) || !ctx.isRead(m)) continue;
     const table = flat(ctx, m.object);
     const list = keys.get(table) ?? [];
     if (!list.includes(key)) list.push(key);
