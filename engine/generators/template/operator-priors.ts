@@ -43,6 +43,7 @@ export const PRIORS = {
   consistentFlip: 0.4, // every boolean written to one flag inverted: one flip, made consistent
   consistentSwap: 0.26, // two indexed fields or two parameters swapped everywhere
   jsPitfall: 0.3, // boolean comparator, .map(parseInt), seconds vs milliseconds
+  arrowTypedAsComparison: 0.7, // `xs.filter(x > e)` with `x` undeclared: the comparison can only throw; `x => e` was meant
   methodFamily: 0.28,
   wrapAbs: 0.24,
   wrapString: 0.2,
@@ -72,4 +73,12 @@ export const PRIORS = {
   reusedDefault: 0.5, // a fallback the block applies to a value elsewhere applied where it is missing
   templatePartSkip: 0.16, // the part of a template or object built from a missing value left out
   parseRepair: 0.9, // token edits that make a block parse: the block cannot run without one
+  // Data of a shape the block did not expect (operators/data-shape.ts).
+  localDefault: 0.93, // a later read of a value the block keeps defaulted in a variable reads the variable: before `?.` there
+  arrowCallback: 0.93, // a `function` callback that lost the receiver made an arrow (at the throw)
+  siblingFallback: 0.85, // `a.b?.c ?? a.c` for a printed value of a missing object
+  keyNormalisationShared: 0.9, // `T[k.toUpperCase()]` where every key of the table the block declares is upper-case
+  keyNormalisation: 0.6, // `T[k.toUpperCase()]`, `.toLowerCase()`, `.trim()` for a lookup that missed
+  skipMissing: 0.7, // `.filter((x) => x != null)` (or the callback's lookup) before the `.map` whose callback threw
+  optionalCallOnWrongType: 0.45, // `x.trim?.()` where `x` is of another type than its method's: after the conversion
 } as const;

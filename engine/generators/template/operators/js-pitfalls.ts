@@ -2,6 +2,8 @@ import type { SyntaxNode } from '../../../syntax/syntax-tree.ts';
 import { Precedence } from '../expression-precedence.ts';
 import type { MutationContext } from '../mutation-context.ts';
 import { PRIORS } from '../operator-priors.ts';
+import { REALM_GLOBALS } from '../../../../core/block-free-names.ts';
+import { operatorRange } from './operator-replacement.ts';
 
 const RELATIONAL = new Set(['<', '<=', '>', '>=']);
 /** Built-ins whose second parameter changes their meaning when passed straight to map/forEach/filter. */
@@ -10,6 +12,8 @@ const ARITY_TRAPS: Record<string, string[]> = {
   parseFloat: ['Number'],
 };
 const ITERATION_METHODS = new Set(['map', 'forEach', 'filter', 'flatMap', 'some', 'every', 'find', 'findIndex']);
+/** Methods whose first argument is a callback. */
+const CALLBACK_METHODS = new Set([...ITERATION_METHODS, 'findLast', 'findLastIndex', 'reduce', 'reduceRight', 'sort', 'toSorted']);
 /** Variable and property names that hold a time in seconds or milliseconds. */
 const TIME_NAME = /(exp|iat|nbf|at|time|timestamp|epoch|seconds|secs|ms|millis|deadline|expires?)$/i;
 
@@ -18,7 +22,12 @@ const TIME_NAME = /(exp|iat|nbf|at|time|timestamp|epoch|seconds|secs|ms|millis|d
  * - a sort comparator returning a boolean (`(a, b) => a > b`) instead of a signed number: `a - b`, `b - a`;
  * - a function whose optional second parameter receives the iteration index (`.map(parseInt)`);
  * - string concatenation where numbers were meant (`a + b` with a numeric string): `Number(b)`;
- * - seconds where milliseconds were meant in `new Date(...)` and time arithmetic: `× 1000` and `÷ 1000`.
+ * - seconds where milliseconds were meant in `new Date(...)` and time arithmetic: `× 1000` and `÷ 1000`;
+ * - an arrow callback typed as a comparison (`xs.filter(x > limit)` for `xs.filter(x => limit)`, or `x >= …`
+ *   with the two characters swapped): the first argument of a method that takes a callback starts with a
+ *   name nothing declares, no global provides and the block does not use from outside, followed by `>` or
+ *   `>=`. Read as a comparison it can only throw ReferenceError; the operator becomes `=>` and the rest of
+ *   the argument is the callback's body.
  */
 export function jsPitfalls(ctx: MutationContext): void {
   for (const call of ctx.nodes('CallExpression')) {
@@ -28,6 +37,7 @@ export function jsPitfalls(ctx: MutationContext): void {
     const fn = call.arguments[0] as SyntaxNode | undefined;
     if (!fn) continue;
     if ((method === 'sort' || method === 'toSorted') && isFunction(fn)) booleanComparator(ctx, fn);
+    if (CALLBACK_METHODS.has(method)) arrowTypedAsComparison(ctx, fn);
     if (ITERATION_METHODS.has(method) && fn.type === 'Identifier' && ARITY_TRAPS[fn.name]) {
       for (const replacement of ARITY_TRAPS[fn.name]) {
         ctx.addReplace('arity-trap', PRIORS.jsPitfall, fn, replacement, Precedence.assignment);
@@ -74,4 +84,20 @@ function unitScaling(ctx: MutationContext, arg: SyntaxNode): void {
   const prior = TIME_NAME.test(String(name)) ? PRIORS.jsPitfall : PRIORS.wrapNumber;
   ctx.addReplace('time-unit', prior, arg, `${ctx.operand(arg, Precedence.multiplicative)} * 1000`, Precedence.multiplicative);
   ctx.addReplace('time-unit', prior - 0.05, arg, `${ctx.operand(arg, Precedence.multiplicative)} / 1000`, Precedence.multiplicative);
+}
+
+/** `x > body` (or `x >= body`) as the callback argument `arg`, `x` undeclared: `x => body`. */
+function arrowTypedAsComparison(ctx: MutationContext, arg: SyntaxNode): void {
+  // The comparison whose left operand is the argument's first token: `x > a < 1` is `(x > a) < 1`.
+  let node = arg;
+  while ((node.type === 'BinaryExpression' || node.type === 'LogicalExpression') && node.left.type !== 'Identifier') node = node.left;
+  if (node.type !== 'BinaryExpression' || (node.operator !== '>' && node.operator !== '>=')) return;
+  const param = node.left;
+  if (param.type !== 'Identifier' || param.start !== arg.start) return;
+  if (ctx.scopes.resolve(param) || REALM_GLOBALS.has(param.name) || ctx.block.uses?.includes(param.name)) return;
+  const range = operatorRange(ctx, node);
+  if (!range) return;
+  ctx.add('arrow-callback', node.operator === '>' ? PRIORS.arrowTypedAsComparison : PRIORS.arrowTypedAsComparison - 0.1, arg,
+    [{ start: range.start, end: range.end, text: '=>' }],
+    `make \`${param.name} ${node.operator} …\` the callback \`${param.name} => …\` at ${ctx.position(param.start)}`);
 }
