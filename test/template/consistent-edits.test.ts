@@ -6,19 +6,19 @@ import { foundWithin } from './candidate-rank.ts';
 const entry = (source: string, name = 'f') => ({ source, entry: name });
 
 test('every boolean written to one flag flipped as one candidate', () => {
-  const buggy = `function pal(t) {\n  let ok = false\n  for (let i = 0; i < t.length; i++) {\n    if (t[i] != t[t.length - i - 1]) { ok = true; break }\n  }\n  return ok\n}`;
+  const buggy = `function allEven(xs) {\n  let ok = false\n  for (let i = 0; i < xs.length; i++) {\n    if (xs[i] % 2 != 0) { ok = true; break }\n  }\n  return ok\n}`;
   const fixed = buggy.replace('ok = false', 'ok = true').replace('ok = true;', 'ok = false;');
-  const c = foundWithin(entry(buggy, 'pal'), fixed, 80, { template: { pairs: false } });
+  const c = foundWithin(entry(buggy, 'allEven'), fixed, 80, { template: { pairs: false } });
   assert.equal(c.generator, 'template:flip-flag');
   assert.equal(c.edits?.length, 2);
 });
 
 test('two indexed fields swapped at every read', () => {
-  const buggy = `(t) => t[1] < 1 || t[1] > 12 || t[0] < 1 || (t[1] == 2 && t[0] > 29)`;
-  const fixed = `(t) => t[0] < 1 || t[0] > 12 || t[1] < 1 || (t[0] == 2 && t[1] > 29)`;
+  const buggy = `(size) => size[1] > 1920 || size[0] > 1080 || (size[1] == 0 && size[0] > 0)`;
+  const fixed = `(size) => size[0] > 1920 || size[1] > 1080 || (size[0] == 0 && size[1] > 0)`;
   const c = foundWithin({ source: buggy }, fixed, 400, { template: { pairs: false } });
   assert.equal(c.generator, 'template:swap-everywhere');
-  assert.equal(c.edits?.length, 5);
+  assert.equal(c.edits?.length, 4);
 });
 
 test('parameters swapped; a lone pair of index reads is left to the ordinary swap', () => {
@@ -29,9 +29,18 @@ test('parameters swapped; a lone pair of index reads is left to the ordinary swa
 });
 
 test('a search returning from its loop may return -1 when nothing is found', () => {
-  const buggy = `const chooseNum = (x, y) => {\n  for (let i = y; i >= x; i--) {\n    if (i % 2 == 0) { return i }\n  }\n  return x\n}`;
-  const c = foundWithin(entry(buggy, 'chooseNum'), buggy.replace('return x', 'return -1'), 200);
+  const buggy = `function firstNegative(xs) {\n  for (let i = 0; i < xs.length; i++) {\n    if (xs[i] < 0) { return i }\n  }\n  return xs.length\n}`;
+  const block = entry(buggy, 'firstNegative');
+  const c = foundWithin(block, buggy.replace('return xs.length', 'return -1'), 200);
   assert.equal(c.generator, 'template:return-constant');
+  // The search's "not found" comes before the constants the block holds (`0`) at that return.
+  const at = buggy.indexOf('xs.length\n}');
+  const constants = collectMutations(block).filter((m) => m.operator === 'return-constant' && m.edits[0].start === at).map((m) => m.edits[0].text);
+  assert.deepEqual(constants.slice(0, 2), ['-1', '0']);
+  // A search that already holds `-1` gets no second one.
+  const held = buggy.replace('i < xs.length', 'i < xs.length && i > -1');
+  const heldAt = held.indexOf('xs.length\n}');
+  assert.equal(collectMutations(entry(held, 'firstNegative')).filter((m) => m.operator === 'return-constant' && m.edits[0].start === heldAt && m.edits[0].text === '-1').length, 1);
 });
 
 test('every boolean a predicate returns inverted as one candidate', () => {
