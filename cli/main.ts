@@ -1,4 +1,4 @@
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
 
 type Loader = () => Promise<Command>;
 
@@ -38,7 +38,8 @@ for (const command of await Promise.all(chosen.map((load) => load()))) program.a
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
-  if (error instanceof CommanderError) process.exit(error.exitCode);
+  // Commander has printed its own parse errors before throwing them; an InvalidArgumentError an action threw it has not.
+  if (error instanceof CommanderError && !(error instanceof InvalidArgumentError)) process.exit(error.exitCode);
   process.stderr.write(`suture: ${(error as Error)?.message ?? error}\n`);
   process.exit(1);
 }

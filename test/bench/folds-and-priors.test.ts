@@ -10,6 +10,7 @@ import { runFoldBench } from '../../suite/fold-bench.ts';
 import { adjustPrior, parseLearnedPriors, priorFactors } from '../../engine/generators/template/learned-priors.ts';
 import { generateTemplateCandidates } from '../../engine/generators/template/template-generator.ts';
 import { foldTable } from '../../cli/bench-command.ts';
+import { suture } from '../cli/cli-process.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -121,4 +122,10 @@ test('the fold bench measures a fold with priors from the other folds, in-fold b
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+});
+
+test('bench --folds without --priors-from says what is missing instead of exiting silently', { timeout: 60_000 }, async () => {
+  const run = await suture(['bench', '--suite', 'bench/suites/humanevalfix-js-dev', '--folds', '5', '--fold', '1']);
+  assert.equal(run.code, 1);
+  assert.match(run.stderr, /--folds needs --priors-from/);
 });
