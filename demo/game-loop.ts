@@ -14,6 +14,20 @@ export interface GameOptions {
   waitForFixMs?: number;
 }
 
+/** The SDK client of a demo game: every call recorded (sampleRate 1, a demo setting), failing calls wait for their fix. */
+export function demoClient(o: GameOptions, instanceId: string): RepairClient {
+  return createRepairClient({
+    url: o.url,
+    app: GAME_APP,
+    token: o.token,
+    publicKey: o.publicKey,
+    instanceId,
+    record: { sampleRate: 1 },
+    waitForFix: o.waitForFixMs ?? 60_000,
+    flushInterval: 100,
+  });
+}
+
 /**
  * The demo's game server, built on the SDK like any app would be: every attack goes through
  * `repair.run` (block "player-damage-calc"), every successful call is recorded (sampleRate 1, a
@@ -25,16 +39,7 @@ export class DemoGame {
   readonly hero: Fighter = { name: 'Ayla', health: 100, stats: { strength: 12 }, session: { authToken: 'live_7f3a9c2e41b8d055' } };
 
   constructor(o: GameOptions) {
-    this.repair = createRepairClient({
-      url: o.url,
-      app: GAME_APP,
-      token: o.token,
-      publicKey: o.publicKey,
-      instanceId: 'game-server-1',
-      record: { sampleRate: 1 },
-      waitForFix: o.waitForFixMs ?? 60_000,
-      flushInterval: 100,
-    });
+    this.repair = demoClient(o, 'game-server-1');
   }
 
   /** One attack of the hero; a number, or a promise of one while a failing call waits for its fix. */

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { dirname } from 'node:path';
 import { describe, it } from 'node:test';
-import { Redis } from 'ioredis';
 import { ensureRedis, redisAnswers, RedisMissingError } from '../../demo/local-redis.ts';
 import { suture } from './cli-process.ts';
+import { assertDemoKeysDeleted } from './demo-prefix.ts';
 
 describe('suture demo (npm start)', () => {
   it('runs the whole loop against the local Redis, shows every step, stops everything and exits 0', { timeout: 120_000 }, async () => {
@@ -32,14 +32,7 @@ describe('suture demo (npm start)', () => {
     for (const [what, re] of expectations) assert.match(o, re, what);
     assert.equal(r.stderr.trim(), '', 'no log lines or warnings on stderr');
     assert.ok(Date.now() - started < 100_000);
-    const prefix = /Redis keys under "([^"]+):"/.exec(o)?.[1];
-    assert.ok(prefix);
-    const redis = new Redis('redis://127.0.0.1:6379');
-    try {
-      assert.deepEqual(await redis.keys(`${prefix}:*`), [], 'every key under the demo prefix is deleted');
-    } finally {
-      redis.disconnect();
-    }
+    await assertDemoKeysDeleted(o);
   });
 
   it('without Redis and without redis-server says what to install and exits 2', { timeout: 30_000 }, async () => {
