@@ -16,6 +16,7 @@ import { MovedThrows } from './oracle/moved-throw.ts';
 import { unknownFreeNames } from '../core/block-free-names.ts';
 import { assessConfidence, type ConfidenceOptions } from './oracle/confidence.ts';
 import { descriptionCases } from './oracle/description-examples.ts';
+import { unusableRedacted } from './oracle/redacted-cases.ts';
 
 export interface RepairOptions {
   /** Sandbox pool the trials run in (shared between jobs). */
@@ -98,6 +99,14 @@ export async function repairBlock(block: Block, jobCases: Case[], options: Repai
   trials += baseline.trials;
   const failingIds = new Set(baseline.results.filter((r) => r.outcome !== 'pass').map((r) => r.caseId));
   if (baseline.compileError) for (const c of cases) failingIds.add(c.id);
+  // A recorded answer that came from a value the SDK redacted cannot be given by any trial (oracle/redacted-cases.ts).
+  const redacted = baseline.compileError ? [] : unusableRedacted(cases, failingIds);
+  if (redacted.length > 0) {
+    const dropped = new Set(redacted.map((r) => r.id));
+    cases = cases.filter((c) => !dropped.has(c.id));
+    baseline = { ...baseline, results: baseline.results.filter((r) => !dropped.has(r.caseId)) };
+    for (const id of dropped) failingIds.delete(id);
+  }
   emit({ type: 'baseline', failing: failingIds.size, total: cases.length });
 
   const knownGood = cases.filter((c) => c.kind !== 'failure' && c.check !== 'no-throw' && !failingIds.has(c.id)).length;
@@ -120,6 +129,10 @@ export async function repairBlock(block: Block, jobCases: Case[], options: Repai
     ms: 0,
     stoppedBy: 'exhausted',
   };
+  if (redacted.length > 0) {
+    const paths = [...new Set(redacted.map((r) => r.path))].join(', ');
+    warn(`${redacted.length} recorded call${redacted.length === 1 ? '' : 's'} left out: the input holds a value the SDK redacted (${paths}) and the original does not give the recorded answer without it, so no trial could`);
+  }
   if (fromDescription && (fromDescription.found > 0 || fromDescription.skipped.length > 0)) {
     result.description = { examples: fromDescription.found, cases: fromDescription.cases.length, skipped: fromDescription.skipped };
   }
@@ -130,10 +143,12 @@ export async function repairBlock(block: Block, jobCases: Case[], options: Repai
 
   // The original's answers on inputs around the failing ones join the cases (see oracle-cases.ts).
   const jobInvariants = deriveInvariants(cases);
+  // Generated cases never enter the profile, so it is the same before and after the oracle's.
+  const profile = answerProfile(cases, failingIds);
   const rule = oracleRule(cases, failingIds, !baseline.compileError);
   if (options.oracle !== false) {
     if (rule.applies) {
-      const made = await oracleCases(block, cases, failingIds, pool, configured, jobInvariants, rule.reason, options.oracle === true ? {} : options.oracle);
+      const made = await oracleCases(block, cases, failingIds, pool, configured, jobInvariants, rule.reason, options.oracle === true ? {} : options.oracle, profile);
       trials += made.trials;
       cases = [...cases, ...made.cases];
       baseline = { ...baseline, results: [...baseline.results, ...made.results] };
@@ -154,7 +169,6 @@ export async function repairBlock(block: Block, jobCases: Case[], options: Repai
 
   const invariants = result.oracle?.cases ? deriveInvariants(cases) : jobInvariants;
   const noThrowIds = new Set(cases.filter((c) => c.check === 'no-throw').map((c) => c.id));
-  const profile = answerProfile(cases, failingIds);
 
   // Failing cases first: they reject most candidates on the first trial.
   const ordered = [...cases.filter((c) => failingIds.has(c.id)), ...cases.filter((c) => !failingIds.has(c.id))];
@@ -348,7 +362,7 @@ export async function repairBlock(block: Block, jobCases: Case[], options: Repai
   }
   const ranked = rankPlausible(result.candidates);
   if (ranked.length > 0 && options.confidence !== false && !options.signal?.aborted) {
-    const assessed = await assessConfidence(block, cases, failingIds, ranked, pool, candidateLimits, synchronous, options.confidence === true ? {} : options.confidence);
+    const assessed = await assessConfidence(block, cases, failingIds, ranked, pool, candidateLimits, synchronous, options.confidence === true ? {} : options.confidence, profile);
     trials += assessed.trials;
     result.confidence = assessed.confidence;
     emit({ type: 'confidence', confidence: assessed.confidence });

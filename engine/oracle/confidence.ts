@@ -16,9 +16,11 @@
  *   no known-good answer has (an empty string where they all have text, a field left undefined, text showing
  *   `undefined`) is 'low' however many candidates agree: a guard returning a constant of another kind, or an
  *   optional chain that lets a missing value through, agrees with its own variants. Like a suspect, a
- *   candidate whose answers are off kind does not count against a winner whose answers are not. Answers on
- *   generated inputs are not judged by kind: a made-up input (a null e-mail, an empty list) shows up in the
- *   answer of the right patch as much as in a wrong one's.
+ *   candidate whose answers are off kind does not count against a winner whose answers are not. On a
+ *   generated input, an answer of another kind and a throw count as the same answer: one candidate throwing
+ *   where another lets `undefined` through is no disagreement about what the block should answer. (A winner
+ *   is not made 'low' by its own off-kind answers there: a made-up input, a null e-mail, shows up in the
+ *   answer of the right patch as much as in a wrong one's.)
  *
  * Nothing here changes which candidate wins; a low-confidence winner is published only with approval.
  */
@@ -29,6 +31,7 @@ import { generateInputs, type InputSeed } from './input-variations.ts';
 import { literalCallArguments } from './literal-values.ts';
 import { jobWorlds, withoutEffects } from './oracle-cases.ts';
 import { readPaths } from './read-paths.ts';
+import { offKind, type AnswerProfile } from '../scoring/answer-kinds.ts';
 
 export interface ConfidenceOptions {
   /** Plausible candidates compared, the winner included. @defaultValue 4 */
@@ -53,6 +56,7 @@ export async function assessConfidence(
   limits: Partial<SandboxLimits>,
   synchronous: boolean,
   options: ConfidenceOptions = {},
+  profile?: AnswerProfile,
 ): Promise<{ confidence: RepairConfidence; trials: number }> {
   const winner = ranked[0];
   const distinct = new Set<string>();
@@ -98,7 +102,7 @@ export async function assessConfidence(
     const report = await pool.run({ block: { ...block, source: candidate.source }, cases: probes, limits, synchronous });
     trials += report.results.length;
     const byId = new Map(report.results.map((r) => [r.caseId, r]));
-    answers.push(probes.map((p) => (report.compileError ? undefined : answerOf(byId.get(p.id), p.args!))));
+    answers.push(probes.map((p) => (report.compileError ? undefined : answerOf(byId.get(p.id), p.args!, profile))));
   }
 
   const disagreeing: number[] = [];
@@ -133,9 +137,15 @@ function readsReceiver(block: Block): boolean {
   return readPaths(block, { receiver: true }).paths.some((p) => p.arg === readPaths(block).params.length);
 }
 
-/** A comparable summary of one answer; undefined for a limit (time, memory, crash) or a missing row. */
-function answerOf(r: TrialResult | undefined, args: readonly Encoded[]): string | undefined {
+const NO_ANSWER_OF_THE_KIND = 'throws, or answers unlike every known-good call';
+
+/**
+ * A comparable summary of one answer; undefined for a limit (time, memory, crash) or a missing row. With a
+ * profile of the known-good answers, a throw and an answer of another kind are one and the same summary.
+ */
+function answerOf(r: TrialResult | undefined, args: readonly Encoded[], profile?: AnswerProfile): string | undefined {
   if (!r) return undefined;
+  if (profile && (r.outcome === 'threw' || (r.outcome === 'pass' && offKind(profile, r.actual) !== undefined))) return NO_ANSWER_OF_THE_KIND;
   if (r.outcome === 'pass') {
     const value = JSON.stringify(r.actual === undefined ? { $t: 'undefined' } : r.actual);
     const after = r.actualArgsAfter ? JSON.stringify(r.actualArgsAfter) : undefined;

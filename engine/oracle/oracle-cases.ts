@@ -18,6 +18,7 @@ import type { CallWorld } from '../../core/world.ts';
 import { comparedCalls } from '../sandbox/world-replay.ts';
 import type { SandboxPool } from '../sandbox/sandbox-pool.ts';
 import { invariantViolation, type BehaviourInvariants } from '../scoring/behaviour-invariants.ts';
+import { offKind, type AnswerProfile } from '../scoring/answer-kinds.ts';
 import { generateInputs } from './input-variations.ts';
 import { readPaths } from './read-paths.ts';
 import { runBaseline } from './original-runs.ts';
@@ -42,7 +43,10 @@ export interface OracleReport {
   originalThrew: number;
   /** Inputs on which the original hit a time or memory limit (dropped). */
   limits: number;
-  /** Inputs on which the original's answer breaks what known-good calls show, e.g. NaN (dropped: not an answer to keep). */
+  /**
+   * Inputs on which the original's answer breaks what known-good calls show, e.g. NaN, or is of a kind no
+   * known-good answer has (dropped: not an answer to keep).
+   */
   misbehaved: number;
   /** Inputs on which the original answered differently when run again (dropped). */
   unstable: number;
@@ -83,6 +87,7 @@ export async function oracleCases(
   invariants: BehaviourInvariants,
   reason: string,
   options: OracleOptions = {},
+  profile?: AnswerProfile,
 ): Promise<{ cases: Case[]; results: TrialResult[]; trials: number; report: OracleReport }> {
   const report: OracleReport = { ...notApplied(reason), applied: true };
   const seeds = cases.filter((c) => c.args !== undefined).map((c) => ({ args: c.args!, failing: failingIds.has(c.id) }));
@@ -105,7 +110,9 @@ export async function oracleCases(
   const answered: Case[] = [];
   inputs.forEach((input, i) => {
     const tried = probes.filter((p) => p.input === i).map((p) => ({ ...p, result: byId.get(p.probe.id) }));
-    const kept = tried.find((t) => t.result?.outcome === 'pass' && !invariantViolation(invariants, t.result));
+    // An answer of a kind no known-good call gets (`for undefined` where every known-good subject names
+    // someone; scoring/answer-kinds.ts) is the bug showing on another input, not behaviour to keep.
+    const kept = tried.find((t) => t.result?.outcome === 'pass' && !invariantViolation(invariants, t.result) && !(profile && offKind(profile, t.result.actual)));
     if (!kept) {
       const outcomes = tried.map((t) => t.result?.outcome);
       if (outcomes.includes('pass')) report.misbehaved++;

@@ -5,7 +5,7 @@ import type { Case, Encoded } from '../../core/types.ts';
  * may answer it with something no known-good call ever got: a string where every known-good answer is a
  * number, an object whose field every known-good answer fills left `undefined` (`days: s.digestDays?.map(...)`),
  * an empty string where every known-good string has text (`if (rate == null) return ''`), or text that prints
- * a missing value (`for undefined`, `NaN`, `[object Object]`). Such a candidate passes, but it is the shape of
+ * a missing value (`for undefined`, `NaN`, `[object Object]`, or the hole of an empty one: `for , due`). Such a candidate passes, but it is the shape of
  * a patch that hides the failure rather than answering it.
  *
  * The profile is learned from the answers of the cases the original passes with an expected value (recorded
@@ -31,12 +31,16 @@ export interface AnswerProfile {
   tokens: Set<string>;
 }
 
-/** Words a string shows when a missing or unprintable value was put in it. */
+/**
+ * What a string shows when a missing or unprintable value was put in it: the words, or the hole an empty
+ * value leaves between the words around it (`for , due`, `Dear  Ann`, `()`, a blank at an end).
+ */
 const MISSING_TOKENS: ReadonlyArray<[string, RegExp]> = [
   ['undefined', /\bundefined\b/],
   ['null', /\bnull\b/],
   ['NaN', /\bNaN\b/],
   ['[object Object]', /\[object Object\]/],
+  ['an empty slot', /\s[,;:)\]]|[([]\s*[)\]]|\S {2,}\S|^\s|\s$/],
 ];
 
 const MAX_DEPTH = 6;
@@ -127,7 +131,7 @@ function check(profile: AnswerProfile, value: Encoded, where: string, depth: num
   if (!profile.kinds.has(kind)) return `${where} is ${article(kind)} where every known-good answer there is ${[...profile.kinds].map(article).join(' or ')}`;
   if (typeof value === 'string') {
     for (const [token, re] of MISSING_TOKENS) {
-      if (re.test(value) && !profile.tokens.has(token)) return `${where} shows \`${token}\`, which no known-good answer there does`;
+      if (re.test(value) && !profile.tokens.has(token)) return `${where} shows ${token.startsWith('an ') ? token : `\`${token}\``}, which no known-good answer there does`;
     }
   }
   if (depth >= MAX_DEPTH) return undefined;

@@ -22,6 +22,7 @@ test('answer kinds: the profile of known-good answers says which answers are of 
   assert.match(offKind(profile, { id: 4, label: 'Di' })!, /field tags/, 'a missing field counts as undefined');
   assert.match(offKind(profile, { id: 4, label: '', tags: [] })!, /field label .* empty string/);
   assert.match(offKind(profile, { id: 4, label: 'for undefined', tags: [] })!, /shows `undefined`/);
+  assert.match(offKind(profile, { id: 4, label: 'Di , Lee', tags: [] })!, /shows an empty slot/, 'the hole an empty value leaves');
   assert.match(offKind(profile, { id: 4, label: 'Di', tags: [7] })!, /an element of field tags .* a number/);
   assert.match(offKind(profile, 'text')!, /a string where .* an object/);
 
@@ -56,13 +57,13 @@ test('answer kinds: the engine ranks a plausible candidate that leaves a field u
   assert.equal(result.confidence?.level, 'high', result.confidence?.reason);
 
   // Without a candidate that keeps the kind the winner answers off kind, and that makes the confidence low.
-  const onlyOff = await repairBlock({ source: 'function label(user) {\n  return `${user.name} (${user.team.name})`;\n}', entry: 'label' }, [
-    { id: 'failure-1', kind: 'failure', check: 'no-throw', args: [{ name: 'Di' }] },
-    recorded('recorded-1', [{ name: 'Ann', team: { name: 'Red' } }], 'Ann (Red)'),
-    recorded('recorded-2', [{ name: 'Bo', team: { name: 'Blue' } }], 'Bo (Blue)'),
+  const onlyOff = await repairBlock({ source: 'function label(team) {\n  return `Lead: ${team.lead.name}`;\n}', entry: 'label' }, [
+    { id: 'failure-1', kind: 'failure', check: 'no-throw', args: [{ id: 7 }] },
+    recorded('recorded-1', [{ id: 1, lead: { name: 'Ann' } }], 'Lead: Ann'),
+    recorded('recorded-2', [{ id: 2, lead: { name: 'Bo' } }], 'Lead: Bo'),
   ], { pool, budgetMs: 10_000 });
   assert.ok(onlyOff.winner);
-  assert.match(onlyOff.winner.offKind ?? '', /shows `undefined`/, onlyOff.winner.source);
+  assert.match(onlyOff.winner.offKind ?? '', /shows (`undefined`|an empty slot)/, onlyOff.winner.source);
   assert.equal(onlyOff.confidence?.level, 'low');
   assert.match(onlyOff.confidence?.reason ?? '', /answers unlike every known-good call/);
 });

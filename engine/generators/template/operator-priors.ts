@@ -75,7 +75,7 @@ export const PRIORS = {
   parseRepair: 0.9, // token edits that make a block parse: the block cannot run without one
   // Data of a shape the block did not expect (operators/data-shape.ts).
   localDefault: 0.93, // a later read of a value the block keeps defaulted in a variable reads the variable: before `?.` there
-  arrowCallback: 0.93, // a `function` callback that lost the receiver made an arrow (at the throw)
+  receiverArrow: 0.93, // a `function` callback that lost the receiver made an arrow (at the throw)
   siblingFallback: 0.85, // `a.b?.c ?? a.c` for a printed value of a missing object
   keyNormalisationShared: 0.9, // `T[k.toUpperCase()]` where every key of the table the block declares is upper-case
   keyNormalisation: 0.6, // `T[k.toUpperCase()]`, `.toLowerCase()`, `.trim()` for a lookup that missed

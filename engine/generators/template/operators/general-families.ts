@@ -1,4 +1,5 @@
 import type { MutationContext } from '../mutation-context.ts';
+import { dataShape } from './data-shape.ts';
 import { methodChain } from './method-chain.ts';
 import { missingCondition } from './missing-condition.ts';
 import { serviceFailures } from './service-failures.ts';
@@ -11,4 +12,5 @@ export function generalFamilies(ctx: MutationContext): void {
   methodChain(ctx);
   missingCondition(ctx);
   serviceFailures(ctx);
+  dataShape(ctx);
 }

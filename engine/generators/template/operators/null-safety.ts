@@ -4,6 +4,7 @@ import { Precedence } from '../expression-precedence.ts';
 import type { MutationContext } from '../mutation-context.ts';
 import { PRIORS } from '../operator-priors.ts';
 import { defaultForMember, defaultForUse, defaultReturn, STRING_MEMBERS } from './value-defaults.ts';
+import { lostReceiver } from './data-shape.ts';
 
 type Failure =
   | { kind: 'read' | 'write'; property?: string; nullish: string }
@@ -60,7 +61,12 @@ export function nullSafety(ctx: MutationContext): void {
         if (failure.property === undefined) return true;
         return m.computed ? true : m.property.name === failure.property;
       }), offset, (m) => (m.computed ? m.property.start : m.property.start));
-      for (const member of members) memberRepairs(ctx, member, failure.kind === 'write', failure.nullish === 'undefined');
+      for (const member of members) {
+        const before = ctx.mutations.length;
+        memberRepairs(ctx, member, failure.kind === 'write', failure.nullish === 'undefined');
+        // `this?.fee ?? 0` in a callback that lost its receiver hides the bug (data-shape.ts restores `this`).
+        if (lostReceiver(ctx, member.object)) for (const m of ctx.mutations.slice(before)) m.suspect = true;
+      }
       break;
     }
     case 'call': {
@@ -72,8 +78,11 @@ export function nullSafety(ctx: MutationContext): void {
         !c.callee.computed && c.callee.property.name === method), offset, (c) => c.start);
       for (const call of calls) {
         if (call.optional) continue;
-        ctx.add('optional-call', PRIORS.nullSafetyAtThrow - 0.1, call, [{ start: call.callee.end, end: call.callee.end, text: '?.' }],
-          `call \`${ctx.text(call.callee)}\` only if it is a function (\`?.()\`) at ${ctx.position(call.callee.end)}`);
+        // A method of a built-in type (`localeCompare`, `getTime`, `toFixed`, `map`) missing means a value of
+        // another type, which a conversion fixes; `?.()` answers undefined instead: a suspect shape there.
+        const wrongType = convertible(call);
+        ctx.add('optional-call', wrongType ? PRIORS.optionalCallOnWrongType : PRIORS.nullSafetyAtThrow - 0.1, call, [{ start: call.callee.end, end: call.callee.end, text: '?.' }],
+          `call \`${ctx.text(call.callee)}\` only if it is a function (\`?.()\`) at ${ctx.position(call.callee.end)}`, wrongType);
         coercions(ctx, call);
       }
       break;
@@ -111,6 +120,14 @@ function nearest(nodes: SyntaxNode[], offset: number | undefined, at: (n: Syntax
 const DATE_METHODS = /^(get|set|to)(Time|FullYear|Month|Date|Day|Hours|Minutes|Seconds|Milliseconds|UTC\w*|ISOString|JSON|Locale\w*String|DateString|TimeString|TimezoneOffset)$/;
 const NUMBER_METHODS = new Set(['toFixed', 'toPrecision', 'toExponential']);
 const LIST_METHODS = new Set(['map', 'filter', 'forEach', 'reduce', 'some', 'every', 'find', 'findIndex', 'flatMap', 'sort', 'join', 'includes']);
+
+/** Whether `x.m()` calls a method of a built-in type that {@link coercions} converts `x` for. */
+function convertible(call: SyntaxNode): boolean {
+  const callee = call.callee;
+  if (callee.type !== 'MemberExpression' || callee.computed || callee.object.type === 'Super') return false;
+  const name = callee.property.name as string;
+  return DATE_METHODS.test(name) || NUMBER_METHODS.has(name) || STRING_MEMBERS.has(name) || LIST_METHODS.has(name);
+}
 
 /** `x.m()` throwing `x.m is not a function`: `x` converted to the type `m` belongs to. */
 function coercions(ctx: MutationContext, call: SyntaxNode): void {
