@@ -153,7 +153,9 @@ function analyse(source: string, names: string[]): Shape {
   // Node's own globals (process, Buffer...) are visible to the copy as to the block.
   if (unknown.some((n) => !(n in globalThis))) return { factory: null, unknown };
   try {
-    const make = new Function(...names, `'use strict';\nreturn (\n${source}\n);`) as (...values: unknown[]) => Function;
+    // Named, so the copy's stack frames read `suture-block.js:line:col` on every machine (bug
+    // fingerprints use the top frame) rather than the SDK's install path.
+    const make = new Function(...names, `'use strict';\nreturn (\n${source}\n);\n//# sourceURL=suture-block.js`) as (...values: unknown[]) => Function;
     return { factory: make, unknown };
   } catch {
     return { factory: null, unknown };

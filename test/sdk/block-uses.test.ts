@@ -3,7 +3,7 @@
  * and the world (uses values, dependency calls, receiver) sent with failures and recorded calls.
  */
 import assert from 'node:assert/strict';
-import { after, describe, it } from 'node:test';
+import { after, describe, it, test } from 'node:test';
 import type { FailureReport, RecordedCasesBatch } from '../../core/wire.ts';
 import type { CallWorld } from '../../core/world.ts';
 import { createRepairClient, type SdkError } from '../../sdk/index.ts';
@@ -183,4 +183,18 @@ describe('the world of a call', () => {
     assert.deepEqual([w.this, w.thisAfter], [{ k: 2 }, { k: 3 }]);
     await repair.close();
   });
+});
+
+test('a block with uses that throws reports a stack whose top frame is the same on every machine (suture-block.js, not the SDK install path)', async () => {
+  const repair = client();
+  const RATES: Record<string, { rate: number }> = { EUR: { rate: 0.9 } };
+  // Plain JavaScript source (as an app's own .js file gives): the SDK runs its copy bound to uses.
+  const price = (0, eval)('(qty, cur) => qty * RATES[cur].rate') as (qty: number, cur: string) => number;
+  assert.throws(() => repair.run({ id: 'frame', description: 'price in a currency', uses: { RATES } }, price, 2, 'XTS'), TypeError);
+  await repair.flush();
+  const [report] = failures('frame');
+  const top = report.error.stack!.split('\n').find((l) => l.trim().startsWith('at '))!;
+  assert.match(top, /suture-block\.js:\d+:\d+/);
+  assert.doesNotMatch(top, /block-world|file:\/\//);
+  await repair.close();
 });
