@@ -14,8 +14,15 @@ export interface FailureReport {
   instanceId: string;
   block: BlockIdentity;
   error: { name: string; message: string; stack?: string };
-  /** The call's arguments as they were on entry, each its own snapshot. */
+  /** The call's arguments, each its own snapshot: as they were on entry, or as the failed call left them (see `inputs`). */
   args: Encoded[];
+  /**
+   * `entry`: `args` are the inputs as they were when the call started (copied on entry, or the
+   * block provably writes to no object). `after-throw`: as the failed call left them (the SDK
+   * copies inputs on entry only for recorded calls and for blocks that failed lately). Absent from
+   * older SDKs (they copied on entry in their default mode).
+   */
+  inputs?: 'entry' | 'after-throw';
   /** ISO time of the failure. */
   at: string;
   /** Set when the failing code was a patch (then the failure counts against that patch). */

@@ -77,6 +77,7 @@ export const failureReportSchema = {
       },
     },
     args: encodedList,
+    inputs: { type: 'string', enum: ['entry', 'after-throw'] },
     at: isoTime,
     patchId,
     world,

@@ -6,6 +6,7 @@ import { CallRecording } from './call-recording.ts';
 import { ClientEvents, type RepairClientEvents } from './client-events.ts';
 import { resolveOptions, type RepairClientOptions } from './client-options.ts';
 import { DaemonHttp } from './daemon-http.ts';
+import { EntryPolicy } from './entry-policy.ts';
 import { choosePatchExecutor } from './executor-choice.ts';
 import { FailureReports } from './failure-reports.ts';
 import { OutcomeCounting } from './outcome-counting.ts';
@@ -76,12 +77,13 @@ export class RepairClient {
     });
     const outcomes = new OutcomeCounting({ options: o, events, http, encoder, executor, onDisagreement: (patchId) => table.quarantine(patchId) });
     const recording = new CallRecording({ options: o, events, http, encoder, hashes });
-    const failures = new FailureReports({ options: o, events, http, encoder, hashes, executor, recording, table, outcomes });
+    const entry = new EntryPolicy(o.snapshot, (fn) => hashes.of(fn).source);
+    const failures = new FailureReports({ options: o, events, http, encoder, hashes, executor, recording, table, outcomes, entry });
     this.#table = table;
     this.#outcomes = outcomes;
     this.#recording = recording;
     this.#failures = failures;
-    this.#path = new CallPath({ sampleRate: o.sampleRate, entryCopies: o.snapshot === 'entry', table, recording, failures, outcomes, executor, events });
+    this.#path = new CallPath({ sampleRate: o.sampleRate, entry, table, recording, failures, outcomes, executor, events });
     this.#sync = new RegistrySync(http, {
       app: o.app,
       mode: o.sync,

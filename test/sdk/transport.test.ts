@@ -44,11 +44,12 @@ describe('reports and recorded calls', () => {
 
   it("'on-failure' mode reports the state the failed call left", async () => {
     const stub = await startStubDaemon((r, res) => json(res, 202, { fingerprint: 'fp', jobId: 'j' }));
-    const client = createRepairClient({ url: stub.url, app: 'game', sync: 'off', snapshot: 'on-failure', record: { sampleRate: 0 } });
+    const client = createRepairClient({ url: stub.url, app: 'game', sync: 'off', snapshot: 'on-failure', record: { sampleRate: 0, first: 0 } });
     const counter = { n: 1 };
     assert.throws(() => client.run('c', 'd', (c: { n: number }) => { c.n = 5; throw new Error('x'); }, counter));
     await client.close();
     assert.deepEqual((stub.requests[0].body as FailureReport).args, [{ n: 5 }]);
+    assert.equal((stub.requests[0].body as FailureReport).inputs, 'after-throw');
     await stub.close();
   });
 
