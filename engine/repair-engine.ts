@@ -11,7 +11,7 @@ import { deriveInvariants, invariantViolation, type BehaviourInvariants } from '
 import { answerProfile, offKind, type AnswerProfile } from './scoring/answer-kinds.ts';
 import type { CandidateReport, EngineEvent, RepairResult } from './repair-report.ts';
 import { runBaseline } from './oracle/original-runs.ts';
-import { notApplied, oracleCases, oracleRule, type OracleOptions } from './oracle/oracle-cases.ts';
+import { notApplied, oracleCases, oracleRule, withoutEffects, type OracleOptions } from './oracle/oracle-cases.ts';
 import { MovedThrows } from './oracle/moved-throw.ts';
 import { unknownFreeNames } from '../core/block-free-names.ts';
 import { assessConfidence, type ConfidenceOptions } from './oracle/confidence.ts';
@@ -107,6 +107,23 @@ export async function repairBlock(block: Block, jobCases: Case[], options: Repai
     baseline = { ...baseline, results: baseline.results.filter((r) => !dropped.has(r.caseId)) };
     for (const id of dropped) failingIds.delete(id);
   }
+  // A dependency's own effects on a uses object (a live moveRight() moving self) are not replayed:
+  // replayers answer, they do not act. Where the original fails a known-good case only on the
+  // values its world holds after the call, those values are no expectation a trial can hold any
+  // candidate to: the case keeps its answer and its calls.
+  const effectsOnly = baseline.compileError ? [] : cases.filter((c) => failingIds.has(c.id) && c.check === 'value' && c.kind !== 'failure' && c.world && (c.world.usesAfter !== undefined || 'thisAfter' in c.world));
+  let unreplayedEffects = 0;
+  if (effectsOnly.length > 0) {
+    const stripped = effectsOnly.map((c) => ({ ...c, world: withoutEffects(c.world!) }));
+    const rerun = await runBaseline(pool, block, stripped, configured);
+    trials += rerun.trials;
+    const passing = new Map(rerun.results.filter((r) => r.outcome === 'pass').map((r) => [r.caseId, r]));
+    const replaced = new Map(stripped.filter((c) => passing.has(c.id)).map((c) => [c.id, c]));
+    cases = cases.map((c) => replaced.get(c.id) ?? c);
+    baseline = { ...baseline, results: baseline.results.map((r) => passing.get(r.caseId) ?? r) };
+    for (const id of replaced.keys()) failingIds.delete(id);
+    unreplayedEffects = replaced.size;
+  }
   emit({ type: 'baseline', failing: failingIds.size, total: cases.length });
 
   const knownGood = cases.filter((c) => c.kind !== 'failure' && c.check !== 'no-throw' && !failingIds.has(c.id)).length;
@@ -132,6 +149,9 @@ export async function repairBlock(block: Block, jobCases: Case[], options: Repai
   if (redacted.length > 0) {
     const paths = [...new Set(redacted.map((r) => r.path))].join(', ');
     warn(`${redacted.length} recorded call${redacted.length === 1 ? '' : 's'} left out: the input holds a value the SDK redacted (${paths}) and the original does not give the recorded answer without it, so no trial could`);
+  }
+  if (unreplayedEffects > 0) {
+    warn(`${unreplayedEffects} recorded call${unreplayedEffects === 1 ? '' : 's'} judged on answer and calls only: the original does not leave its uses values or receiver as recorded when dependencies are replayed (their own effects are not), so those values are not compared`);
   }
   if (fromDescription && (fromDescription.found > 0 || fromDescription.skipped.length > 0)) {
     result.description = { examples: fromDescription.found, cases: fromDescription.cases.length, skipped: fromDescription.skipped };
