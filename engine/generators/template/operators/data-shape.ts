@@ -16,7 +16,7 @@
  * - `receiver-arrow`: a `function` passed as a callback reads `this`, and the function it is written in reads
  *   its own `this` too: the callback lost the receiver. It becomes an arrow function (and, for the array
  *   methods that take one, the receiver is passed as `thisArg`). Null safety on such a `this` is marked
- *   suspect (see {@link lostReceiver}): it hides the lost receiver instead of restoring it.
+ *   suspect (receiver.ts): it hides the lost receiver instead of restoring it.
  * - `optional-call-default`: two related edits for a method called on a missing value whose result is used
  *   on: `x.split(' ')` → `x?.split(' ') ?? []` when the result is destructured as a list or used as one,
  *   `?? ''` / `?? 0` where the use asks for a string or a number (value-defaults.ts).
@@ -31,6 +31,7 @@ import type { MutationContext } from '../mutation-context.ts';
 import { PRIORS } from '../operator-priors.ts';
 import { classifyTypeError } from './null-safety.ts';
 import { defaultForUse } from './value-defaults.ts';
+import { callbackOf, lostReceiver, readsThis, thisOwner } from '../receiver.ts';
 
 const MAX_SITES = 4;
 const ITERATING = new Set(['map', 'forEach', 'flatMap']);
@@ -176,37 +177,6 @@ function optionalCallDefaults(ctx: MutationContext, property: string | undefined
     const mutation = ctx.addReplace('optional-call-default', PRIORS.nullSafetyAtThrow - 0.02, call, text, Precedence.nullish);
     if (mutation) mutation.description = `call \`.${callee.property.name}\` only on a value, else \`${fallback}\` at ${ctx.position(dot.start)}`;
   }
-}
-
-/** The function whose `this` a `this` expression is (arrows see through). */
-function thisOwner(ctx: MutationContext, node: SyntaxNode): SyntaxNode | null {
-  let owner = ctx.functionOf(node);
-  while (owner && owner.type === 'ArrowFunctionExpression') owner = ctx.functionOf(owner);
-  return owner;
-}
-
-/** Whether a function reads its own `this`. */
-function readsThis(ctx: MutationContext, fn: SyntaxNode): boolean {
-  return ctx.contains(fn, (inner) => inner.type === 'ThisExpression' && thisOwner(ctx, inner) === fn);
-}
-
-/** A `function` passed as an argument of a call, and the call. */
-function callbackOf(ctx: MutationContext, fn: SyntaxNode): SyntaxNode | undefined {
-  if (fn.type !== 'FunctionExpression' || fn.generator) return undefined;
-  const call = ctx.parent(fn);
-  return call && (call.type === 'CallExpression' || call.type === 'NewExpression') && ctx.key(fn) === 'arguments' ? call : undefined;
-}
-
-/**
- * Whether `thisNode` is the `this` of a `function` callback written inside a function that reads its own
- * `this`: the callback lost the receiver (it is `undefined` in strict code), and null safety on it only hides that.
- */
-export function lostReceiver(ctx: MutationContext, thisNode: SyntaxNode): boolean {
-  if (thisNode.type !== 'ThisExpression') return false;
-  const owner = thisOwner(ctx, thisNode);
-  if (!owner || !callbackOf(ctx, owner)) return false;
-  const outer = thisOwner(ctx, owner);
-  return outer !== null && readsThis(ctx, outer);
 }
 
 function receiverArrows(ctx: MutationContext, missingRead: boolean): void {

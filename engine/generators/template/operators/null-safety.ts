@@ -4,7 +4,7 @@ import { Precedence } from '../expression-precedence.ts';
 import type { MutationContext } from '../mutation-context.ts';
 import { PRIORS } from '../operator-priors.ts';
 import { defaultForMember, defaultForUse, defaultReturn, STRING_MEMBERS } from './value-defaults.ts';
-import { lostReceiver } from './data-shape.ts';
+import { lostReceiver } from '../receiver.ts';
 
 type Failure =
   | { kind: 'read' | 'write'; property?: string; nullish: string }
