@@ -43,7 +43,7 @@ export class AdminRequestError extends AdminError {
 }
 
 export interface AdminClientOptions {
-  /** Daemon base URL. @defaultValue SUTURE_URL, else http://127.0.0.1:7070 */
+  /** Daemon base URL. @defaultValue SUTURE_URL, else http://127.0.0.1:$SUTURE_PORT (7070) */
   url?: string;
   /** Admin token (Bearer). @defaultValue SUTURE_ADMIN_TOKEN */
   token?: string;
@@ -53,7 +53,11 @@ export interface AdminClientOptions {
   actor?: string;
 }
 
-export const DEFAULT_DAEMON_URL = 'http://127.0.0.1:7070';
+/** The daemon on this machine, on the port `suture daemon` listens on (SUTURE_PORT, else 7070). */
+export function defaultDaemonUrl(env: NodeJS.ProcessEnv = process.env): string {
+  const port = env.SUTURE_PORT?.trim();
+  return `http://127.0.0.1:${port && /^[0-9]{1,5}$/.test(port) ? port : '7070'}`;
+}
 
 /** HTTP client of the daemon's admin API (`/v1/admin/*`) for the CLI. */
 export class AdminClient {
@@ -63,7 +67,7 @@ export class AdminClient {
   readonly #actor: string;
 
   constructor(options: AdminClientOptions = {}) {
-    const raw = options.url ?? process.env.SUTURE_URL ?? DEFAULT_DAEMON_URL;
+    const raw = options.url ?? process.env.SUTURE_URL ?? defaultDaemonUrl();
     let parsed: URL;
     try {
       parsed = new URL(raw);

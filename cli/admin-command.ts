@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { AdminClient, AdminError, DEFAULT_DAEMON_URL, EXIT } from './admin-client.ts';
+import { AdminClient, AdminError, defaultDaemonUrl, EXIT } from './admin-client.ts';
 
 export interface AdminCommandOptions {
   url?: string;
@@ -19,7 +19,7 @@ Exit codes: 0 done; 1 the daemon refused or failed the operation (conflict, unkn
 export function adminCommand(name: string, description: string): Command {
   return new Command(name)
     .description(description)
-    .option('--url <url>', `daemon URL (also SUTURE_URL; default ${DEFAULT_DAEMON_URL})`)
+    .option('--url <url>', `daemon URL (also SUTURE_URL; default ${defaultDaemonUrl()}, the port following SUTURE_PORT)`)
     .option('--token <token>', 'admin token (also SUTURE_ADMIN_TOKEN)')
     .addHelpText('after', EXIT_HELP)
     .exitOverride(usageExit);

@@ -1,4 +1,5 @@
-import { availableParallelism } from 'node:os';
+import { availableParallelism, homedir } from 'node:os';
+import { join } from 'node:path';
 import { z } from 'zod';
 
 export type Policy = 'auto' | 'canary' | 'manual';
@@ -45,6 +46,17 @@ function policies(s: string): unknown {
   return out;
 }
 
+/**
+ * Where the daemon keeps its state (the private signing key among it) unless told: a per-user
+ * state folder, never the working directory, where a key could end up committed.
+ * $XDG_STATE_HOME/suture, else ~/.local/state/suture (%LOCALAPPDATA%\suture on Windows).
+ */
+export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, home: string = homedir()): string {
+  if (env.XDG_STATE_HOME) return join(env.XDG_STATE_HOME, 'suture');
+  if (process.platform === 'win32' && env.LOCALAPPDATA) return join(env.LOCALAPPDATA, 'suture');
+  return join(home, '.local', 'state', 'suture');
+}
+
 const port = z.number().int().min(0).max(65535);
 const positiveInt = z.number().int().min(1);
 const ratio = z.number().min(0).max(1);
@@ -59,7 +71,7 @@ export const SETTINGS = [
   { key: 'prefix', env: 'SUTURE_PREFIX', shownDefault: 'suture', schema: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, "_" or "-"').default('suture'), fromEnv: text, description: 'prefix of every Redis key and of the BullMQ queue' },
   { key: 'adminToken', env: 'SUTURE_ADMIN_TOKEN', schema: z.string().min(16, 'must be at least 16 characters').optional(), fromEnv: text, secret: true, description: 'Bearer token of the admin API (admin routes answer 401 while unset)' },
   { key: 'appTokens', env: 'SUTURE_APP_TOKENS', shownDefault: '(none)', schema: z.record(name, z.string().min(8, 'tokens must be at least 8 characters'), { error: 'expected app:token pairs separated by commas' }).default({}), fromEnv: appTokens, secret: true, description: 'app tokens, `app:token,app2:token2`' },
-  { key: 'dataDir', env: 'SUTURE_DATA_DIR', shownDefault: '.suture', schema: z.string().min(1).default('.suture'), fromEnv: text, description: 'local state: the Ed25519 key pair is generated here on first start' },
+  { key: 'dataDir', env: 'SUTURE_DATA_DIR', shownDefault: '~/.local/state/suture', schema: z.string().min(1).default(defaultDataDir()), fromEnv: text, description: 'local state: the Ed25519 key pair is generated here on first start ($XDG_STATE_HOME/suture when set; never the working directory)' },
   { key: 'signingKeyFile', env: 'SUTURE_SIGNING_KEY_FILE', schema: z.string().min(1).optional(), fromEnv: text, description: 'Ed25519 private key (PEM) to sign patches with, instead of <dataDir>/signing-key.pem; give every machine the same one' },
   { key: 'policy', env: 'SUTURE_POLICY', shownDefault: 'auto', schema: policy.default('auto'), fromEnv: text, description: 'default publication policy: auto, canary or manual' },
   { key: 'policies', env: 'SUTURE_POLICIES', shownDefault: '(none)', schema: z.record(z.string().regex(/^[^/\s]+(\/[^\s]+)?$/, 'keys are app or app/blockId'), policy, { error: 'expected app=policy or app/blockId=policy pairs separated by commas' }).default({}), fromEnv: policies, description: 'policy per app or block, `app=canary,app/blockId=manual` (the admin API can change them later)' },

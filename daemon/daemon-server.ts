@@ -19,7 +19,7 @@ import { createDaemonMetrics } from './service-metrics.ts';
 import { loadSigningKeys } from '../service/signing-keys.ts';
 import { SnapshotLimitError } from './snapshot-limits.ts';
 import { ServiceStore } from '../service/store/service-store.ts';
-import { claimFleetKey, createRedis, createServiceLogger } from '../service/service-runtime.ts';
+import { claimFleetKey, connectRedis, createRedis, createServiceLogger } from '../service/service-runtime.ts';
 
 /** How long close() lets requests in flight finish before cutting connections. */
 const CLOSE_GRACE_MS = 3000;
@@ -45,8 +45,7 @@ export async function createDaemon(config: SutureConfig, options: { logger?: Log
   for (const [name, client] of [['redis', redis], ['subscriber', subscriber]] as const) {
     client.on('error', (error: Error) => log.warn({ client: name, err: error.message }, 'redis connection error'));
   }
-  await redis.connect();
-  await subscriber.connect();
+  await connectRedis(config.redisUrl, redis, subscriber);
   const store = new ServiceStore(redis, config.prefix);
   const keys = loadSigningKeys({ dataDir: config.dataDir, keyFile: config.signingKeyFile });
   try {
@@ -69,6 +68,9 @@ export async function createDaemon(config: SutureConfig, options: { logger?: Log
     bodyLimit: config.maxBodyBytes,
     // Clients may hold SSE streams and long polls; the request timeout must not cut those.
     requestTimeout: 0,
+    // One access line per request, at debug level (the onResponse hook): fleets poll and report
+    // all the time, and info-level logs are for what an operator must see.
+    disableRequestLogging: true,
   }) as unknown as FastifyInstance;
   app.setValidatorCompiler(validatorCompiler());
   await app.register(swagger, {
@@ -85,6 +87,7 @@ export async function createDaemon(config: SutureConfig, options: { logger?: Log
   });
   app.addHook('onResponse', async (request, reply) => {
     metrics.http.observe({ route: request.routeOptions.url ?? 'unmatched', method: request.method, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    request.log.debug({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
   });
   const answer = (reply: FastifyReply, code: HttpErrorCode, message: string) => reply.code(HTTP_ERRORS[code].status).send(errorBody(code, message));
   app.setErrorHandler((error: FastifyError, request, reply) => {

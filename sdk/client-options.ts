@@ -1,5 +1,6 @@
+import { createPublicKey, type KeyObject } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import type { KeyObject } from 'node:crypto';
 import type { FailureReport, RecordedCall } from '../core/wire.ts';
 import { RepairConfigError } from './sdk-errors.ts';
 
@@ -19,18 +20,20 @@ export type RedactHook = (
 ) => FailureReport | RecordedCall | null | undefined;
 
 export interface RepairClientOptions {
-  /** Base URL of the suture daemon, e.g. `http://127.0.0.1:7070`. */
-  url: string;
-  /** Application name; the daemon keys blocks, patches and tokens by it. */
-  app: string;
-  /** App token sent as `Authorization: Bearer <token>`. @defaultValue none (no header) */
+  /** Base URL of the suture daemon, e.g. `http://127.0.0.1:7070`. @defaultValue SUTURE_URL (required one way or the other) */
+  url?: string;
+  /** Application name; the daemon keys blocks, patches and tokens by it. @defaultValue SUTURE_APP (required one way or the other) */
+  app?: string;
+  /** App token sent as `Authorization: Bearer <token>`. @defaultValue SUTURE_TOKEN, else none (no header) */
   token?: string;
   /**
    * Ed25519 public key (PEM or KeyObject) that patch signatures must verify with.
    * Without it, no patch is ever run (failures are still reported).
-   * @defaultValue none
+   * @defaultValue SUTURE_PUBLIC_KEY (PEM text; `\n` escapes allowed), else the PEM file SUTURE_PUBLIC_KEY_FILE, else none
    */
   publicKey?: string | KeyObject;
+  /** Log what the SDK does (client set-up, manifests applied, failures reported, patches run, errors) to stderr, one line each. @defaultValue SUTURE_DEBUG (1/true/yes), else false */
+  debug?: boolean;
   /** This process's id for rollout shares and reports. @defaultValue `${hostname()}:${process.pid}` */
   instanceId?: string;
   /** Ms a failing call may wait for its patch before the block's own error is rethrown; 0 rethrows at once. @defaultValue 0 */
@@ -61,11 +64,14 @@ export interface RepairClientOptions {
     first?: number;
   };
   /**
-   * When inputs are copied for a failure report.
-   * - `'entry'`: every call copies its arguments before the block runs, so a report shows the inputs
-   *   exactly as they were even if the block mutated them before throwing. Costs a deep copy per call.
-   * - `'on-failure'`: nothing is copied on the success path; a failure report encodes the
-   *   arguments as they are after the throw (mutations done before the throw show up), and
+   * When inputs are copied for a failure report. A healthy call never costs a copy of its
+   * arguments in either mode, except calls being recorded.
+   * - `'entry'`: after a block fails (and may have changed its inputs before throwing), its calls
+   *   copy their arguments on entry for a while, so its next failure reports (and `waitForFix`
+   *   runs the patch on) the inputs exactly as they were. A first failure, and any failure of a
+   *   block that provably writes to no object, costs no copy; the report's `inputs` says which.
+   * - `'on-failure'`: never copied on entry; a failure report encodes the arguments as they are
+   *   after the throw (`inputs: 'after-throw'` unless the block provably writes to no object), and
    *   `waitForFix` runs the patch on that state.
    * @defaultValue 'entry'
    */
@@ -104,6 +110,7 @@ export interface ResolvedOptions {
   publicKey: string | KeyObject | undefined;
   instanceId: string;
   waitForFix: number;
+  debug: boolean;
   sampleRate: number;
   maxQueuedCalls: number;
   recordFirst: number;
@@ -143,9 +150,52 @@ function oneOf<T extends string>(key: string, v: unknown, allowed: readonly T[],
   return v as T;
 }
 
-/** Validates options once, at start, with messages that name the bad key. */
-export function resolveOptions(o: RepairClientOptions): ResolvedOptions {
-  if (!o || typeof o !== 'object') throw new RepairConfigError('options', 'must be an object');
+/** A set environment variable (empty counts as unset). */
+function envOf(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const v = env[name];
+  return v === undefined || v.trim() === '' ? undefined : v;
+}
+
+/** The public key from SUTURE_PUBLIC_KEY (PEM, `\n` escapes allowed) or the file SUTURE_PUBLIC_KEY_FILE, checked to parse. */
+function publicKeyFromEnv(env: NodeJS.ProcessEnv): string | undefined {
+  let pem = envOf(env, 'SUTURE_PUBLIC_KEY')?.replace(/\\n/g, '\n');
+  let from = 'SUTURE_PUBLIC_KEY';
+  const file = envOf(env, 'SUTURE_PUBLIC_KEY_FILE');
+  if (pem === undefined && file !== undefined) {
+    from = `SUTURE_PUBLIC_KEY_FILE (${file})`;
+    try {
+      pem = readFileSync(file, 'utf8');
+    } catch (err) {
+      throw new RepairConfigError('publicKey', `${from} cannot be read: ${(err as Error).message}`);
+    }
+  }
+  if (pem === undefined) return undefined;
+  try {
+    createPublicKey(pem);
+  } catch (err) {
+    throw new RepairConfigError('publicKey', `${from} is not a PEM public key: ${(err as Error).message}`);
+  }
+  return pem;
+}
+
+/** Options left out are read from the environment: SUTURE_URL, SUTURE_APP, SUTURE_TOKEN, SUTURE_PUBLIC_KEY(_FILE), SUTURE_DEBUG. */
+function withEnvironment(o: RepairClientOptions, env: NodeJS.ProcessEnv): RepairClientOptions {
+  const debugEnv = envOf(env, 'SUTURE_DEBUG');
+  return {
+    ...o,
+    url: o.url ?? envOf(env, 'SUTURE_URL'),
+    app: o.app ?? envOf(env, 'SUTURE_APP'),
+    token: o.token ?? envOf(env, 'SUTURE_TOKEN'),
+    publicKey: o.publicKey ?? publicKeyFromEnv(env),
+    debug: o.debug ?? (debugEnv !== undefined && /^(1|true|yes|on)$/i.test(debugEnv.trim())),
+  };
+}
+
+/** Validates options once, at start, with messages that name the bad key; options left out come from the environment. */
+export function resolveOptions(options: RepairClientOptions = {}, env: NodeJS.ProcessEnv = process.env): ResolvedOptions {
+  if (!options || typeof options !== 'object') throw new RepairConfigError('options', 'must be an object');
+  const o = withEnvironment(options, env);
+  if (o.url === undefined) throw new RepairConfigError('url', 'missing: pass { url } or set SUTURE_URL (e.g. http://127.0.0.1:7070)');
   let url: URL;
   try {
     url = new URL(o.url);
@@ -153,8 +203,10 @@ export function resolveOptions(o: RepairClientOptions): ResolvedOptions {
     throw new RepairConfigError('url', `must be an absolute http(s) URL, got ${String(o.url)}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new RepairConfigError('url', 'must use http or https');
+  if (o.app === undefined) throw new RepairConfigError('app', 'missing: pass { app } or set SUTURE_APP');
   if (typeof o.app !== 'string' || o.app === '') throw new RepairConfigError('app', 'must be a non-empty string');
   if (o.token !== undefined && typeof o.token !== 'string') throw new RepairConfigError('token', 'must be a string');
+  if (typeof o.debug !== 'boolean') throw new RepairConfigError('debug', 'must be true or false');
   if (o.instanceId !== undefined && (typeof o.instanceId !== 'string' || o.instanceId === '')) {
     throw new RepairConfigError('instanceId', 'must be a non-empty string');
   }
@@ -169,6 +221,7 @@ export function resolveOptions(o: RepairClientOptions): ResolvedOptions {
     publicKey: o.publicKey,
     instanceId: o.instanceId ?? `${hostname()}:${process.pid}`,
     waitForFix: num('waitForFix', o.waitForFix, 0, 0),
+    debug: o.debug,
     sampleRate: num('record.sampleRate', o.record?.sampleRate, 0.01, 0, 1),
     maxQueuedCalls: num('record.maxQueued', o.record?.maxQueued, 1000, 1),
     recordFirst: int('record.first', o.record?.first, 3),

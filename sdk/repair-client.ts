@@ -6,6 +6,7 @@ import { CallRecording } from './call-recording.ts';
 import { ClientEvents, type RepairClientEvents } from './client-events.ts';
 import { resolveOptions, type RepairClientOptions } from './client-options.ts';
 import { DaemonHttp } from './daemon-http.ts';
+import { createDebugLog, logClient } from './debug-log.ts';
 import { EntryPolicy } from './entry-policy.ts';
 import { choosePatchExecutor } from './executor-choice.ts';
 import { FailureReports } from './failure-reports.ts';
@@ -57,13 +58,15 @@ export class RepairClient {
   readonly #compiler = new WorldCompiler();
   #closed = false;
 
-  constructor(options: RepairClientOptions) {
+  constructor(options: RepairClientOptions = {}) {
     const o = resolveOptions(options);
     const events = this.#events;
     const http = new DaemonHttp(o.url, o.token, o.requestTimeout);
     const encoder = createSnapshotEncoder(o.redactKeys);
     const hashes = (this.#hashes = new SourceHashCache());
-    this.#executor = choosePatchExecutor(o, encoder, events);
+    const debug = createDebugLog(o.debug);
+    if (o.debug) logClient(o, events, debug);
+    this.#executor = choosePatchExecutor(o, encoder, events, debug);
     const executor = this.#executor;
     const table = new PatchTable({
       options: o,
@@ -210,7 +213,11 @@ function restOf(all: IArguments, from: number): unknown[] {
   return Array.prototype.slice.call(all, from) as unknown[];
 }
 
-/** Creates a client: validates options (throws RepairConfigError for bad ones), loads the backup manifest, starts syncing. */
-export function createRepairClient(options: RepairClientOptions): RepairClient {
+/**
+ * Creates a client: validates options (throws RepairConfigError for bad or missing ones), loads the
+ * backup manifest, starts syncing. Options left out come from the environment: SUTURE_URL,
+ * SUTURE_APP, SUTURE_TOKEN, SUTURE_PUBLIC_KEY or SUTURE_PUBLIC_KEY_FILE, SUTURE_DEBUG.
+ */
+export function createRepairClient(options: RepairClientOptions = {}): RepairClient {
   return new RepairClient(options);
 }

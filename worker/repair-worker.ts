@@ -1,7 +1,7 @@
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Logger } from 'pino';
 import type { SutureConfig } from '../config/config-settings.ts';
-import { claimFleetKey, createRedis, createServiceLogger } from '../service/service-runtime.ts';
+import { claimFleetKey, connectRedis, createRedis, createServiceLogger } from '../service/service-runtime.ts';
 import { REPAIR_QUEUE, bullConnection, type RepairJobData } from '../service/repair-queue.ts';
 import { loadSigningKeys, type SigningKeys } from '../service/signing-keys.ts';
 import { ServiceStore } from '../service/store/service-store.ts';
@@ -54,7 +54,7 @@ export async function startRepairWorker(config: SutureConfig, options: { logger?
   const log = options.logger ?? createServiceLogger(config, 'suture-worker');
   const redis = createRedis(config.redisUrl, { enableOfflineQueue: true, maxRetriesPerRequest: 20 });
   redis.on('error', (error: Error) => log.warn({ err: error.message }, 'redis connection error'));
-  await redis.connect();
+  await connectRedis(config.redisUrl, redis);
   const store = new ServiceStore(redis, config.prefix);
   const keys = loadSigningKeys({ dataDir: config.dataDir, keyFile: config.signingKeyFile });
   try {
