@@ -7,6 +7,7 @@ import { copyArgs } from './entry-copy.ts';
 import type { EntryPolicy } from './entry-policy.ts';
 import type { FailureReports } from './failure-reports.ts';
 import type { FirstCalls } from './first-calls.ts';
+import { receiverOf } from './function-facts.ts';
 import { patchWorld, type PatchWorld } from './live-world.ts';
 import type { OutcomeCounting } from './outcome-counting.ts';
 import type { PatchExecutor, PatchRun } from './patch-executor.ts';
@@ -73,14 +74,16 @@ export class CallPath {
     try {
       r = callWith(fn, self, n, a0, a1, a2, a3, many);
     } catch (error) {
-      return this.#failures.failed({ id, description, fn, self, args: many ?? argList(n, a0, a1, a2, a3) }, null, error, true);
+      return this.#failures.failed({ id, description, fn, self: receiverOf(fn, self), args: many ?? argList(n, a0, a1, a2, a3) }, null, error, true);
     }
-    if (r instanceof Promise) return this.#watch(id, description, fn, self, many ?? argList(n, a0, a1, a2, a3), null, r);
+    if (r instanceof Promise) return this.#watch(id, description, fn, receiverOf(fn, self), many ?? argList(n, a0, a1, a2, a3), null, r);
     return r;
   }
 
   /** Everything but the plainest call: patches, sampling, entry copies. */
-  call(id: string, description: string, fn: Function, self: unknown, args: unknown[]): unknown {
+  call(id: string, description: string, fn: Function, receiver: unknown, args: unknown[]): unknown {
+    // The object an arrow block was called on is no part of the call: never recorded or reported.
+    const self = receiverOf(fn, receiver);
     let sampled: boolean;
     if (this.#table.any) {
       const block = this.#table.blocks.get(id);
@@ -111,6 +114,7 @@ export class CallPath {
    * copies as in `call`.
    */
   callWorld(ctx: CallContext): unknown {
+    ctx.self = receiverOf(ctx.fn, ctx.self);
     if (this.#table.any) {
       const block = this.#table.blocks.get(ctx.id);
       if (block !== undefined) {
@@ -192,12 +196,12 @@ export class CallPath {
     if (ctx.fn instanceof AsyncFunction) {
       return executor.runAsync(patch, target, undefined, world).then((run) => {
         if (run.ok) return this.#patchPassed(ctx, patch, run.value);
-        return this.#patchFailed(ctx, patch, run.error, entry, target);
+        return this.#patchFailed(ctx, patch, run.error, entry, target, run.reason);
       });
     }
     const run = executor.runSync(patch, target, undefined, world);
     if (run.ok) return this.#patchPassed(ctx, patch, run.value);
-    return this.#patchFailed(ctx, patch, run.error, entry, target);
+    return this.#patchFailed(ctx, patch, run.error, entry, target, run.reason);
   }
 
   /**
@@ -249,6 +253,8 @@ export class CallPath {
     const settle = (run: PatchRun): unknown => {
       const contradicted = world?.replay?.contradicted ?? null;
       if (run.ok && contradicted === null) return this.#patchPassed(ctx, patch, run.value);
+      // Not run at all (no fault of the patch): the block's error stands, nothing counted against the patch.
+      if (!run.ok && run.reason === 'unavailable') return this.#failures.failed(ctx, state, error, false);
       this.#outcomes.count(patch.id, 'threw');
       this.#failures.report(ctx, state, run.ok ? new Error(`suture: the patch ${contradicted}; the block's own error stands`) : run.error, patch.id);
       if (left) {
@@ -274,9 +280,11 @@ export class CallPath {
   }
 
   /** A patch that throws (or hits a limit) counts against it and is reported; the call then gets the block's own behaviour. */
-  #patchFailed(ctx: CallContext, patch: ManifestPatch, error: unknown, entry: unknown[] | null, target: unknown[]): unknown {
-    this.#outcomes.count(patch.id, 'threw');
-    this.#failures.report(ctx, entry ?? copyArgs(target), error, patch.id);
+  #patchFailed(ctx: CallContext, patch: ManifestPatch, error: unknown, entry: unknown[] | null, target: unknown[], reason: Extract<PatchRun, { ok: false }>['reason']): unknown {
+    if (reason !== 'unavailable') {
+      this.#outcomes.count(patch.id, 'threw');
+      this.#failures.report(ctx, entry ?? copyArgs(target), error, patch.id);
+    }
     if (entry) {
       try {
         new StateWriteBack().applyArgs(target, entry);
