@@ -208,6 +208,7 @@ export class FailureReports {
       const world = ctx.world === undefined ? undefined : patchWorld({ ...ctx, world: ctx.world }, true);
       let run = ctx.fn instanceof AsyncFunction ? await executor.runAsync(patch, target, input, world) : executor.runSync(patch, target, input, world);
       if (run.ok && world?.replay?.contradicted) run = { ok: false, error: new Error(`suture: the patch ${world.replay.contradicted}; the block's own error stands`), reason: 'threw' };
+      if (!run.ok && run.reason === 'unavailable') throw error; // not run here: nothing against the patch
       if (!run.ok) {
         this.#outcomes.count(patch.id, 'threw');
         this.report(ctx, state, run.error, patch.id);

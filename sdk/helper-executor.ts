@@ -27,6 +27,7 @@ import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from '
 import type { ManifestPatch } from '../core/wire.ts';
 import type { PatchLimits } from './client-options.ts';
 import { fromWireError, type RelayAnswer, type RelayData, type RelayRequest } from './helper-protocol.ts';
+import type { PatchWorld } from './live-world.ts';
 import { applyPatchAnswer } from './patch-answer.ts';
 import type { PatchExecutor, PatchRun } from './patch-executor.ts';
 // Type-only: these put the relay's and the helper's entries in the compiled package (tsc emits every module it reads).
@@ -36,6 +37,8 @@ import type { SnapshotEncoder } from './snapshot-encoder.ts';
 
 /** Time a helper may take to start and set up its realm (SES lockdown) before its first answer, ms. */
 const START_ALLOWANCE_MS = 15_000;
+const NO_WORLD = "a patch of a block with uses cannot run in the patch helper process yet: start the app's node with --no-node-snapshot to run it in process";
+
 /** Slack over the patch's own limits for the round trip through the relay and the helper, ms. */
 const ROUND_TRIP_SLACK_MS = 2_000;
 
@@ -114,7 +117,7 @@ export class HelperExecutor implements PatchExecutor {
     this.#port = null;
     this.#flag = null;
     this.#warm = false;
-    for (const [n, resolve] of this.#waiting) resolve({ t: 'done', n, ok: false, reason: 'threw', error: { name: 'Error', message, stack: '' } });
+    for (const [n, resolve] of this.#waiting) resolve({ t: 'done', n, ok: false, reason: 'unavailable', error: { name: 'Error', message, stack: '' } });
     this.#waiting.clear();
   }
 
@@ -158,9 +161,12 @@ export class HelperExecutor implements PatchExecutor {
     return applyPatchAnswer(target, decoded);
   }
 
-  #closedRun(): PatchRun | null {
-    if (this.#disposed) return { ok: false, error: new Error('the repair client is closed'), reason: 'compile' };
-    if (this.#unavailable !== null) return { ok: false, error: new Error(`patches cannot run: ${this.#unavailable}`), reason: 'compile' };
+  #closedRun(world?: PatchWorld): PatchRun | null {
+    // The helper has no channel to the app's live `uses` values yet (see helper-protocol.ts): such a
+    // patch fails here, clearly, and the block's own behaviour stands.
+    if (world !== undefined) return { ok: false, error: new Error(NO_WORLD), reason: 'unavailable' };
+    if (this.#disposed) return { ok: false, error: new Error('the repair client is closed'), reason: 'unavailable' };
+    if (this.#unavailable !== null) return { ok: false, error: new Error(`patches cannot run: ${this.#unavailable}`), reason: 'unavailable' };
     return null;
   }
 
@@ -168,8 +174,8 @@ export class HelperExecutor implements PatchExecutor {
     return Date.now() + limitMs + ROUND_TRIP_SLACK_MS + (this.#warm ? 0 : START_ALLOWANCE_MS);
   }
 
-  runSync(patch: ManifestPatch, target: unknown[], input: unknown[] = target): PatchRun {
-    const closed = this.#closedRun();
+  runSync(patch: ManifestPatch, target: unknown[], input: unknown[] = target, world?: PatchWorld): PatchRun {
+    const closed = this.#closedRun(world);
     if (closed) return closed;
     const r = this.#request(patch, input, false);
     if ('error' in r) return { ok: false, error: r.error, reason: 'threw' };
@@ -192,11 +198,11 @@ export class HelperExecutor implements PatchExecutor {
     // No answer in time: the helper is stuck (its own limits should have stopped the patch); replace it.
     port.postMessage({ t: 'restart' } satisfies RelayRequest);
     this.#warm = false;
-    return { ok: false, error: new Error(`patch helper did not answer within ${this.#limits.cpuMs} ms (+ slack)`), reason: 'timeout' };
+    return { ok: false, error: new Error(`patch helper did not answer within ${this.#limits.cpuMs} ms (+ slack)`), reason: 'unavailable' };
   }
 
-  async runAsync(patch: ManifestPatch, target: unknown[], input: unknown[] = target): Promise<PatchRun> {
-    const closed = this.#closedRun();
+  async runAsync(patch: ManifestPatch, target: unknown[], input: unknown[] = target, world?: PatchWorld): Promise<PatchRun> {
+    const closed = this.#closedRun(world);
     if (closed) return closed;
     const r = this.#request(patch, input, true);
     if ('error' in r) return { ok: false, error: r.error, reason: 'threw' };
@@ -215,7 +221,7 @@ export class HelperExecutor implements PatchExecutor {
       if (this.#waiting.size === 0) this.#port?.unref();
       this.#port?.postMessage({ t: 'restart' } satisfies RelayRequest);
       this.#warm = false;
-      return { ok: false, error: new Error(`patch helper did not answer within ${this.#limits.wallMs} ms (+ slack)`), reason: 'timeout' };
+      return { ok: false, error: new Error(`patch helper did not answer within ${this.#limits.wallMs} ms (+ slack)`), reason: 'unavailable' };
     }
     return this.#finish(target, answer);
   }

@@ -25,7 +25,7 @@ export interface WireError {
 }
 
 /** Why a patched call failed, as PatchRun says it. */
-export type FailureReason = 'threw' | 'timeout' | 'memory' | 'compile';
+export type FailureReason = 'threw' | 'timeout' | 'memory' | 'compile' | 'unavailable';
 
 /** Limits and paths the relay needs to start helpers. */
 export interface RelayData {

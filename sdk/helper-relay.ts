@@ -26,8 +26,9 @@ function post(m: RelayAnswer): void {
   Atomics.notify(flag, 0);
 }
 
-function failInFlight(message: string): void {
-  for (const n of inFlight) post({ t: 'done', n, ok: false, reason: 'threw', error: { name: 'Error', message, stack: `Error: ${message}` } });
+/** `threw` when a running helper died (a patch may have crashed it); `unavailable` when it never got going. */
+function failInFlight(message: string, reason: 'threw' | 'unavailable'): void {
+  for (const n of inFlight) post({ t: 'done', n, ok: false, reason, error: { name: 'Error', message, stack: `Error: ${message}` } });
   inFlight.clear();
 }
 
@@ -47,7 +48,7 @@ function start(): ChildProcess {
     } else if (m.t === 'unavailable') {
       unavailable = m.message;
       post({ t: 'unavailable', message: m.message });
-      failInFlight(`patches cannot run: ${m.message}`);
+      failInFlight(`patches cannot run: ${m.message}`, 'unavailable');
     } else if (inFlight.delete(m.n)) {
       post(m);
     }
@@ -58,7 +59,7 @@ function start(): ChildProcess {
       unavailable = `the patch helper process exited ${failedStarts} times before it was ready (last: ${signal ?? `code ${code}`})`;
       post({ t: 'unavailable', message: unavailable });
     }
-    failInFlight(`the patch helper process exited (${signal ?? `code ${code}`}) during the call`);
+    failInFlight(`the patch helper process exited (${signal ?? `code ${code}`}) during the call`, ready ? 'threw' : 'unavailable');
   });
   child.on('error', () => {
     /* 'exit' follows, or the spawn failed: the next call tries again */
@@ -70,7 +71,7 @@ function toHelper(m: HelperRequest): void {
   helper ??= start();
   helper.send(m, (err) => {
     if (err && m.t === 'call' && inFlight.delete(m.n)) {
-      post({ t: 'done', n: m.n, ok: false, reason: 'threw', error: { name: 'Error', message: `could not reach the patch helper: ${err.message}`, stack: '' } });
+      post({ t: 'done', n: m.n, ok: false, reason: 'unavailable', error: { name: 'Error', message: `could not reach the patch helper: ${err.message}`, stack: '' } });
     }
   });
 }
@@ -79,7 +80,7 @@ port.on('message', (m: RelayRequest) => {
   switch (m.t) {
     case 'call': {
       if (unavailable !== null) {
-        post({ t: 'done', n: m.n, ok: false, reason: 'compile', error: { name: 'Error', message: `patches cannot run: ${unavailable}`, stack: '' } });
+        post({ t: 'done', n: m.n, ok: false, reason: 'unavailable', error: { name: 'Error', message: `patches cannot run: ${unavailable}`, stack: '' } });
         return;
       }
       helper ??= start();

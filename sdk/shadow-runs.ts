@@ -84,6 +84,8 @@ export class ShadowRuns {
     if (!executor) return { agreed: true };
     const target = copyArgs(s.entry);
     const run: PatchRun = s.async ? await executor.runAsync(s.patch, target) : executor.runSync(s.patch, target);
+    // Not run here at all (no fault of the patch): no outcome, rather than a disagreement.
+    if (!run.ok && run.reason === 'unavailable') throw run.error;
     if (!run.ok) return { agreed: false, patch: { ok: false, error: run.error } };
     const exact = this.#encoder.exact;
     const same = snapshotEqual(exact.encode(run.value), exact.encode(s.result)) && snapshotEqual(exact.encode(target), exact.encode(s.after));
