@@ -20,6 +20,7 @@
 import { unknownFreeNames } from '../core/block-free-names.ts';
 import type { Encoded } from '../core/types.ts';
 import type { CallWorld, DependencyCall } from '../core/world.ts';
+import { isPureHelper } from './function-facts.ts';
 import type { SnapshotEncoder } from './snapshot-encoder.ts';
 
 /** The options-object form of `run`/`wrap`'s first parameter. */
@@ -267,21 +268,31 @@ export class Tracer {
     return p;
   }
 
-  /** A call of `fn` (reached at `path`) with `thisArg`: answered from the replay cursor while it matches, else made and logged. */
+  /**
+   * A call of `fn` (reached at `path`) with `thisArg`: answered from the replay cursor while it
+   * matches, else made and logged. A pure helper (sdk/function-facts.ts: it reads no outside name
+   * and no `this`) is no effect: with a cursor its calls are always made, whatever the block's log
+   * holds, and the block's own calls of it are skipped over, so a patch may call it on other
+   * arguments, more or fewer times, without contradicting the block.
+   */
   call(path: string, fn: Function, thisArg: unknown, rawArgs: unknown[]): unknown {
     const args = rawArgs.map((a) => this.unwrap(a));
     const replay = this.#replay;
-    if (replay !== null && replay.contradicted === null && replay.next < replay.calls.length) {
-      const logged = replay.calls[replay.next];
-      if (logged.path === path && sameArgs(logged.args, args)) {
-        replay.next++;
-        this.log.calls.push(logged);
-        return answerOf(logged);
+    if (replay !== null && !isPureHelper(fn)) {
+      const calls = replay.calls;
+      while (replay.next < calls.length && isPureHelper(calls[replay.next].fn)) replay.next++;
+      if (replay.contradicted !== null) throw new Error(`suture: the patch ${replay.contradicted}`);
+      if (replay.next < calls.length) {
+        const logged = calls[replay.next];
+        if (logged.path === path && sameArgs(logged.args, args)) {
+          replay.next++;
+          this.log.calls.push(logged);
+          return answerOf(logged);
+        }
+        replay.contradicted = `called ${path} where the block had called ${logged.path}${logged.path === path ? ' with other arguments' : ''}`;
+        throw new Error(`suture: the patch ${replay.contradicted}; the block's own error stands`);
       }
-      replay.contradicted = `called ${path} where the block had called ${logged.path}${logged.path === path ? ' with other arguments' : ''}`;
-      throw new Error(`suture: the patch ${replay.contradicted}; the block's own error stands`);
     }
-    if (replay !== null && replay.contradicted !== null) throw new Error(`suture: the patch ${replay.contradicted}`);
     const entry: LoggedCall = { path, fn, args, mode: 'sync', threw: false, settled: true };
     this.log.calls.push(entry);
     let r: unknown;
