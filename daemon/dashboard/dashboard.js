@@ -411,7 +411,9 @@ function renderBugDetail(detail) {
 
   const caseRows = cases.map((c, i) => el('tr', null,
     el('td', { className: 'num' }, String(i + 1)),
-    el('td', null, el('code', { className: 'value' }, preview(c.args, 400))),
+    el('td', null, el('code', { className: 'value' }, preview(c.args, 400)),
+      // The SDK copied no entry state for this call: these are the inputs as the failed call left them.
+      c.inputs === 'after-throw' ? el('div', { className: 'small' }, 'as left by the failed call') : null),
     el('td', { className: 'mono small' }, `${c.error.name}: ${short(c.error.message, 120)}`),
     el('td', { className: 'small' }, c.patchId ? `patched (${short(c.patchId, 10)})` : c.instanceId),
     el('td', { className: 'small' }, time(Date.parse(c.at)))));

@@ -87,6 +87,7 @@ export function ingestRoutes(app: FastifyInstance, ctx: DaemonContext): void {
       caseHash: sha256(argsJson + worldJson).slice(0, 32),
       caseJson: JSON.stringify({
         args: body.args,
+        ...(body.inputs ? { inputs: body.inputs } : {}),
         at: body.at,
         instanceId: body.instanceId,
         error: { name: body.error.name, message: body.error.message.slice(0, 500) },

@@ -78,6 +78,8 @@ export interface BlockRecord {
 /** A failing input as stored in a bug's case set. */
 export interface StoredFailureCase {
   args: unknown[];
+  /** `args` are the inputs on entry, or as the failed call left them (the SDK's FailureReport.inputs; absent from older SDKs). */
+  inputs?: 'entry' | 'after-throw';
   at: string;
   instanceId: string;
   /** The failure came from running this patch (the input counts against it). */
