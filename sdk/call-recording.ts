@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { SourceHashCache } from '../core/source-hash.ts';
-import type { Encoded } from '../core/types.ts';
 import type { RecordedCall, RecordedCasesBatch } from '../core/wire.ts';
 import type { CallContext } from './call-context.ts';
 import { encodePendingWorld, pendingWorld, type PendingWorld } from './call-world.ts';
@@ -18,8 +17,6 @@ interface PendingCall {
   description: string;
   source: string;
   entry: unknown[];
-  /** The entry already encoded (first calls are encoded on the call, to tell them apart). */
-  encoded?: Encoded[];
   result: unknown;
   after: unknown[];
   at: string;
@@ -69,10 +66,9 @@ export class CallRecording {
     try {
       const off = ctx.self === undefined ? 0 : 1;
       const args = off ? entry.slice(1) : entry;
-      let encoded: Encoded[] | undefined;
       if (this.first.wants(ctx.id)) {
-        encoded = this.#encoder.encodeEach(args);
-        if (!this.first.admit(ctx.id, encoded) && !sampled) return;
+        // Told apart by the real values (see FirstCalls); what is sent is encoded, redacted, later.
+        if (!this.first.admit(ctx.id, args.map((a) => this.#encoder.exact.encode(a))) && !sampled) return;
       } else if (!sampled) return;
       const world = pendingWorld(ctx, off ? entry[0] : undefined);
       this.queue.push({
@@ -81,7 +77,6 @@ export class CallRecording {
         description: ctx.description,
         source: this.#hashes.of(ctx.fn).source,
         entry: args,
-        ...(encoded ? { encoded } : {}),
         result: copyArgs([result])[0],
         after: copyArgs(ctx.args),
         at: new Date().toISOString(),
@@ -100,7 +95,7 @@ export class CallRecording {
     const blocks = new Map<string, RecordedCasesBatch['blocks'][number]>();
     for (const it of items) {
       let call: RecordedCall = {
-        args: it.encoded ?? this.#encoder.encodeEach(it.entry),
+        args: this.#encoder.encodeEach(it.entry),
         result: this.#encoder.encode(it.result),
         argsAfter: this.#encoder.encodeEach(it.after),
         at: it.at,
