@@ -17,6 +17,23 @@
  * (other calls' answers, and dependency callbacks, see helper-protocol.ts) while a call waits,
  * nor async calls on the same channel. Async calls use the same port without blocking.
  *
+ * Blocks with `uses` (a patch on the live world, see world-host.ts): the world goes with the call,
+ * encoded by the app's WorldHost exactly as for an isolate in this process, and every call a
+ * patch makes through a stand-in comes back as a `callback` message that the app thread answers
+ * by running WorldHost on the live values — the same resolver, tracer (log, replay of the
+ * block's calls in fallback mode) and write-back as in process. Where the callback is answered:
+ *  - sync block: the app thread is blocked in `Atomics.wait` for the call, and the live functions
+ *    belong to it (they are the app's objects: they cannot be called from the relay thread, and a
+ *    sync block cannot have waited on anything async anyway). So the wait loop takes the call's
+ *    callbacks like its answer: the relay wakes it, it runs the live function there and then,
+ *    posts the answer and waits again. Callbacks of other calls (async calls in flight) are left
+ *    until the sync call is over, so no other call's dependency runs in the middle of a sync
+ *    block; the time spent in the call's own callbacks does not count against its deadline (in
+ *    process, isolated-vm's limit does not count it either).
+ *  - async block: the app thread is free, so a callback is an ordinary message on the port; a
+ *    live promise is answered when it settles.
+ * The relay thread stays a pipe: it never touches app values, so it needs no access to them.
+ *
  * Handles: the relay thread and the port are unref'd while no async call is in flight, so an idle
  * client never keeps the app alive; the helper exits when the relay (or the app) goes away.
  * One helper per client, started on the first patched call, replaced after a crash or a call it
@@ -26,9 +43,10 @@ import { fileURLToPath } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { ManifestPatch } from '../core/wire.ts';
 import type { PatchLimits } from './client-options.ts';
-import { fromWireError, type RelayAnswer, type RelayData, type RelayRequest } from './helper-protocol.ts';
+import { fromWireError, type Callback, type RelayAnswer, type RelayData, type RelayRequest } from './helper-protocol.ts';
 import type { PatchWorld } from './live-world.ts';
 import { applyPatchAnswer } from './patch-answer.ts';
+import { WorldHost, type SentWorld } from './world-host.ts';
 import type { PatchExecutor, PatchRun } from './patch-executor.ts';
 // Type-only: these put the relay's and the helper's entries in the compiled package (tsc emits every module it reads).
 import type {} from './helper-relay.ts';
@@ -37,7 +55,6 @@ import type { SnapshotEncoder } from './snapshot-encoder.ts';
 
 /** Time a helper may take to start and set up its realm (SES lockdown) before its first answer, ms. */
 const START_ALLOWANCE_MS = 15_000;
-const NO_WORLD = "a patch of a block with uses cannot run in the patch helper process yet: start the app's node with --no-node-snapshot to run it in process";
 
 /** Slack over the patch's own limits for the round trip through the relay and the helper, ms. */
 const ROUND_TRIP_SLACK_MS = 2_000;
@@ -82,6 +99,9 @@ export class HelperExecutor implements PatchExecutor {
   #next = 0;
   /** Async calls in flight, by call number. */
   readonly #waiting = new Map<number, (a: RelayAnswer & { t: 'done' }) => void>();
+  /** The live worlds of calls with `uses`, and those calls in flight by call number. */
+  readonly #worlds: WorldHost;
+  readonly #worldCalls = new Map<number, { token: number; sent: SentWorld }>();
   /** A helper answered since the last (re)start: later calls need no start-up allowance. */
   #warm = false;
   #unavailable: string | null = null;
@@ -90,6 +110,7 @@ export class HelperExecutor implements PatchExecutor {
   constructor(limits: PatchLimits, encoder: SnapshotEncoder, on: { unavailable: (message: string) => void; started?: (pid: number) => void }) {
     this.#limits = limits;
     this.#encoder = encoder;
+    this.#worlds = new WorldHost(encoder);
     this.#onUnavailable = on.unavailable;
     this.#onStarted = on.started ?? (() => undefined);
   }
@@ -121,7 +142,19 @@ export class HelperExecutor implements PatchExecutor {
     this.#waiting.clear();
   }
 
+  /** The patch of a call with a world called a stand-in: the live function runs here, on the app thread. */
+  #callback(m: Callback): void {
+    const token = this.#worldCalls.get(m.n)?.token ?? 0; // 0: the call ended; WorldHost refuses it
+    const answer = (out: string) => this.#port?.postMessage({ t: 'callback-answer', n: m.n, k: m.k, out } satisfies RelayRequest);
+    if (m.op === 'call') answer(this.#worlds.call(token, m.path, m.args));
+    else void this.#worlds.await(token, m.id).then(answer);
+  }
+
   #dispatch(m: RelayAnswer): void {
+    if (m.t === 'callback') {
+      this.#callback(m);
+      return;
+    }
     if (m.t === 'started') {
       this.#onStarted(m.pid);
       return;
@@ -138,20 +171,42 @@ export class HelperExecutor implements PatchExecutor {
     resolve(m);
   }
 
-  #request(patch: ManifestPatch, input: unknown[], async: boolean): { n: number; req: RelayRequest } | { error: unknown } {
+  /** A call's request; with a world, the world is entered (and must be left: {@link #finish} or {@link #gaveUp}). */
+  #request(patch: ManifestPatch, input: unknown[], async: boolean, world: PatchWorld | undefined): { n: number; req: RelayRequest } | { error: unknown } {
     let text: string;
+    let entered: { token: number; sent: SentWorld } | undefined;
     try {
       text = this.#encoder.exact.stringify(this.#encoder.exact.encode(input));
+      if (world !== undefined) entered = this.#worlds.enter(world, text, false);
     } catch (error) {
       return { error };
     }
     const n = ++this.#next;
-    return { n, req: { t: 'call', n, id: patch.id, source: patch.source, input: text, async } };
+    if (entered !== undefined) this.#worldCalls.set(n, entered);
+    return { n, req: { t: 'call', n, id: patch.id, source: patch.source, input: text, async, ...(entered ? { world: entered.sent.json } : {}) } };
+  }
+
+  /** Call `n` is over: its world's stand-ins are refused from now on. */
+  #leave(n: number): SentWorld | undefined {
+    const w = this.#worldCalls.get(n);
+    if (w === undefined) return undefined;
+    this.#worldCalls.delete(n);
+    this.#worlds.leave(w.token);
+    return w.sent;
+  }
+
+  #gaveUp(n: number, limitMs: number): PatchRun {
+    this.#leave(n);
+    this.#port?.postMessage({ t: 'restart' } satisfies RelayRequest);
+    this.#warm = false;
+    return { ok: false, error: new Error(`patch helper did not answer within ${limitMs} ms (+ slack)`), reason: 'unavailable' };
   }
 
   #finish(target: unknown[], a: RelayAnswer & { t: 'done' }): PatchRun {
+    const sent = this.#leave(a.n);
     if (!a.ok) return { ok: false, error: fromWireError(a.error), reason: a.reason };
     this.#warm = true;
+    if (sent !== undefined) return this.#worlds.finish(target, a.out, sent);
     let decoded: unknown[];
     try {
       decoded = this.#encoder.exact.decode(JSON.parse(a.out)) as unknown[];
@@ -161,10 +216,7 @@ export class HelperExecutor implements PatchExecutor {
     return applyPatchAnswer(target, decoded);
   }
 
-  #closedRun(world?: PatchWorld): PatchRun | null {
-    // The helper has no channel to the app's live `uses` values yet (see helper-protocol.ts): such a
-    // patch fails here, clearly, and the block's own behaviour stands.
-    if (world !== undefined) return { ok: false, error: new Error(NO_WORLD), reason: 'unavailable' };
+  #closedRun(): PatchRun | null {
     if (this.#disposed) return { ok: false, error: new Error('the repair client is closed'), reason: 'unavailable' };
     if (this.#unavailable !== null) return { ok: false, error: new Error(`patches cannot run: ${this.#unavailable}`), reason: 'unavailable' };
     return null;
@@ -175,36 +227,48 @@ export class HelperExecutor implements PatchExecutor {
   }
 
   runSync(patch: ManifestPatch, target: unknown[], input: unknown[] = target, world?: PatchWorld): PatchRun {
-    const closed = this.#closedRun(world);
+    const closed = this.#closedRun();
     if (closed) return closed;
-    const r = this.#request(patch, input, false);
+    const r = this.#request(patch, input, false, world);
     if ('error' in r) return { ok: false, error: r.error, reason: 'threw' };
     const { port, flag } = this.#relay();
-    const deadline = this.#deadline(this.#limits.cpuMs);
-    Atomics.store(flag, 0, 0);
-    port.postMessage(r.req);
-    for (;;) {
+    let deadline = this.#deadline(this.#limits.cpuMs);
+    // Messages for other calls (their callbacks may run app code) wait until this sync call is over.
+    const later: RelayAnswer[] = [];
+    try {
       Atomics.store(flag, 0, 0);
-      for (let got = receiveMessageOnPort(port); got !== undefined; got = receiveMessageOnPort(port)) {
-        const m = got.message as RelayAnswer;
-        if (m.t === 'done' && m.n === r.n) return this.#finish(target, m);
-        this.#dispatch(m);
-        if (this.#unavailable !== null) return this.#closedRun() as PatchRun;
+      port.postMessage(r.req);
+      for (;;) {
+        Atomics.store(flag, 0, 0);
+        for (let got = receiveMessageOnPort(port); got !== undefined; got = receiveMessageOnPort(port)) {
+          const m = got.message as RelayAnswer;
+          if (m.t === 'done' && m.n === r.n) return this.#finish(target, m);
+          if (m.t === 'callback' && m.n === r.n) {
+            const t0 = Date.now();
+            this.#callback(m);
+            deadline += Date.now() - t0;
+          } else if (m.t === 'callback') later.push(m);
+          else this.#dispatch(m);
+          if (this.#unavailable !== null) {
+            this.#leave(r.n);
+            return this.#closedRun() as PatchRun;
+          }
+        }
+        const left = deadline - Date.now();
+        if (left <= 0) break;
+        Atomics.wait(flag, 0, 0, left);
       }
-      const left = deadline - Date.now();
-      if (left <= 0) break;
-      Atomics.wait(flag, 0, 0, left);
+      // No answer in time: the helper is stuck (its own limits should have stopped the patch); replace it.
+      return this.#gaveUp(r.n, this.#limits.cpuMs);
+    } finally {
+      if (later.length > 0) queueMicrotask(() => later.forEach((m) => this.#dispatch(m)));
     }
-    // No answer in time: the helper is stuck (its own limits should have stopped the patch); replace it.
-    port.postMessage({ t: 'restart' } satisfies RelayRequest);
-    this.#warm = false;
-    return { ok: false, error: new Error(`patch helper did not answer within ${this.#limits.cpuMs} ms (+ slack)`), reason: 'unavailable' };
   }
 
   async runAsync(patch: ManifestPatch, target: unknown[], input: unknown[] = target, world?: PatchWorld): Promise<PatchRun> {
-    const closed = this.#closedRun(world);
+    const closed = this.#closedRun();
     if (closed) return closed;
-    const r = this.#request(patch, input, true);
+    const r = this.#request(patch, input, true, world);
     if ('error' in r) return { ok: false, error: r.error, reason: 'threw' };
     const { port } = this.#relay();
     const ms = this.#deadline(this.#limits.wallMs) - Date.now();
@@ -219,9 +283,7 @@ export class HelperExecutor implements PatchExecutor {
     if (answer === null) {
       this.#waiting.delete(r.n);
       if (this.#waiting.size === 0) this.#port?.unref();
-      this.#port?.postMessage({ t: 'restart' } satisfies RelayRequest);
-      this.#warm = false;
-      return { ok: false, error: new Error(`patch helper did not answer within ${this.#limits.wallMs} ms (+ slack)`), reason: 'unavailable' };
+      return this.#gaveUp(r.n, this.#limits.wallMs);
     }
     return this.#finish(target, answer);
   }

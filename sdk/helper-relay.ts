@@ -3,7 +3,8 @@
  * and helper-protocol.ts). It owns the helper: starts it on the first call, passes requests on
  * (a patch's source only the first time this helper sees it), passes answers back and wakes the
  * app thread after each, fails the calls in flight when the helper dies and starts a new one on
- * the next call. A helper that says it cannot host an isolate is not started again.
+ * the next call. A helper that says it cannot host an isolate is not started again. A call's
+ * dependency callbacks and their answers pass through both ways while the call is in flight.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { workerData, type MessagePort } from 'node:worker_threads';
@@ -49,6 +50,8 @@ function start(): ChildProcess {
       unavailable = m.message;
       post({ t: 'unavailable', message: m.message });
       failInFlight(`patches cannot run: ${m.message}`, 'unavailable');
+    } else if (m.t === 'callback') {
+      if (inFlight.has(m.n)) post(m);
     } else if (inFlight.delete(m.n)) {
       post(m);
     }
@@ -87,9 +90,13 @@ port.on('message', (m: RelayRequest) => {
       inFlight.add(m.n);
       const first = !installed.has(m.id);
       installed.add(m.id);
-      toHelper({ t: 'call', n: m.n, id: m.id, input: m.input, async: m.async, ...(first ? { source: m.source } : {}) });
+      toHelper({ t: 'call', n: m.n, id: m.id, input: m.input, async: m.async, ...(first ? { source: m.source } : {}), ...(m.world !== undefined ? { world: m.world } : {}) });
       return;
     }
+    case 'callback-answer':
+      // To the helper that asked (a callback of a call that ended, or of a dead helper, is dropped).
+      if (helper !== null && inFlight.has(m.n)) toHelper(m);
+      return;
     case 'release':
       // A manifest with patches to run: start the helper now, so the first patched call finds it ready.
       installed = new Set([...installed].filter((id) => m.keep.includes(id)));

@@ -4,11 +4,10 @@ import { REALM_SETUP_SCRIPTS } from '../core/hardened-realm.ts';
 import { callGlobalOnce, IsolateSlot, runScripts, type IsolateRealm } from '../core/isolate-lifecycle.ts';
 import type { ManifestPatch } from '../core/wire.ts';
 import type { PatchLimits } from './client-options.ts';
-import { callablePaths, callAt, type PatchWorld } from './live-world.ts';
-import { applyPatchAnswer } from './patch-answer.ts';
+import type { PatchWorld } from './live-world.ts';
 import type { PatchExecutor, PatchRun } from './patch-executor.ts';
 import { EXACT_CODEC_OPTIONS, type SnapshotEncoder } from './snapshot-encoder.ts';
-import { applyChanged, StateWriteBack } from './state-write-back.ts';
+import { WorldHost, type SentWorld } from './world-host.ts';
 
 type Ivm = typeof IvmModule;
 
@@ -146,10 +145,15 @@ const HARNESS = `
   // ---- calls with a world: the block's uses defined in a compartment of the call's own ----
   // Each use is a copy; each function in it a stand-in calling the host by path (the host calls
   // the live function); a compartment (with the patch evaluated in it) serves one call at a time.
+  // A remote host (the patch helper process: the live functions are in another process) answers
+  // with a promise, which the stand-in waits for (applySyncPromise: the isolate runs on its own
+  // thread there, so the helper's event loop is free to carry the answer in).
   const hostCall = globalThis.__sutureHostCall;
   const hostAwait = globalThis.__sutureHostAwait;
+  const hostRemote = globalThis.__sutureHostRemote === true;
   delete globalThis.__sutureHostCall;
   delete globalThis.__sutureHostAwait;
+  delete globalThis.__sutureHostRemote;
   const sources = new Map();
   const pools = new Map();
   const fromHost = (token, out) => {
@@ -166,7 +170,9 @@ const HARNESS = `
   };
   const bridge = (token, path) => {
     const f = function (...args) {
-      return fromHost(token, hostCall.applySync(undefined, [token, path, codec.stringify(codec.encode(args))], { result: { copy: true } }));
+      const argsJson = codec.stringify(codec.encode(args));
+      const out = hostRemote ? hostCall.applySyncPromise(undefined, [token, path, argsJson]) : hostCall.applySync(undefined, [token, path, argsJson], { result: { copy: true } });
+      return fromHost(token, out);
     };
     const parts = path.split('.');
     defineProperty(f, 'name', { value: parts[parts.length - 1], configurable: true });
@@ -200,7 +206,7 @@ const HARNESS = `
     if (node === null || typeof node !== 'object' || Object.prototype.hasOwnProperty.call(node, key)) return;
     defineProperty(node, key, { value: bridge(token, path), writable: true, enumerable: false, configurable: true });
   };
-  const callWorld = (id, argsJson, plainArgs, worldJson, token) => {
+  const callWorld = (id, argsJson, plainArgs, worldJson, token, syncOnly) => {
     const source = sources.get(id);
     if (source === undefined) throw new ErrorCtor('patch is not installed');
     let pool = pools.get(id);
@@ -243,6 +249,7 @@ const HARNESS = `
     try {
       result = apply(slot.fn, all[0], args);
       if (result !== null && (typeof result === 'object' || typeof result === 'function') && typeof result.then === 'function') {
+        if (syncOnly === true) throw new TypeError('patch returned a promise where the block returns a plain value');
         return Promise.resolve(result).then(pack).then(undefined, (e) => { release(); throw safe(e); });
       }
       return pack(result);
@@ -266,23 +273,17 @@ interface PatchRealm extends IsolateRealm {
   install: IvmModule.Reference<(id: string, source: string) => string>;
   forget: IvmModule.Reference<(id: string) => void>;
   call: IvmModule.Reference<(id: string, argsJson: string, plainArgs: boolean) => string | Promise<string>>;
-  callWorld: IvmModule.Reference<(id: string, argsJson: string, plainArgs: boolean, worldJson: string, token: number) => string | Promise<string>>;
+  callWorld: IvmModule.Reference<(id: string, argsJson: string, plainArgs: boolean, worldJson: string, token: number, syncOnly: boolean) => string | Promise<string>>;
   installed: Set<string>;
 }
 
-/** A patched call with a world in progress: its live values and the async answers it waits for. */
-interface LiveCall {
-  world: PatchWorld;
-  pending: Map<string, Promise<unknown>>;
-}
-
-/** What was sent into the isolate for a world call, to tell the patch's own effects from the rest. */
-interface SentWorld {
-  world: PatchWorld;
-  uses: Record<string, unknown>;
-  json: string;
-  /** The receiver as sent (a copy), when there is one. */
-  thisBefore?: unknown;
+/**
+ * The world's live functions in another process (the patch helper's executor): the answers of
+ * WorldHost.call and WorldHost.await on the app's side, as promises.
+ */
+export interface RemoteWorld {
+  call(token: number, path: string, argsJson: string): Promise<string>;
+  await(token: number, id: string): Promise<string>;
 }
 
 /** Set-up of one hardened context is bounded (SES compiles and locks down in tens of milliseconds). */
@@ -304,95 +305,40 @@ export class IsolateExecutor implements PatchExecutor {
   readonly #limits: PatchLimits;
   readonly #encoder: SnapshotEncoder;
   readonly #slot: IsolateSlot<PatchRealm>;
-  /** World calls in progress, by the token their stand-ins call back with. */
-  readonly #live = new Map<number, LiveCall>();
-  #tokens = 0;
+  /** The live worlds of this process's world calls (unused with a remote world). */
+  readonly #worlds: WorldHost;
+  readonly #remote: RemoteWorld | null;
 
-  constructor(ivm: Ivm, limits: PatchLimits, encoder: SnapshotEncoder) {
+  /**
+   * `remote`: the executor of the patch helper process, whose world calls come encoded from the
+   * app ({@link runWorldText}) and whose stand-ins are answered there; runSync and runAsync then
+   * take no world.
+   */
+  constructor(ivm: Ivm, limits: PatchLimits, encoder: SnapshotEncoder, remote: RemoteWorld | null = null) {
     this.#limits = limits;
     this.#encoder = encoder;
+    this.#worlds = new WorldHost(encoder);
+    this.#remote = remote;
     this.#slot = new IsolateSlot<PatchRealm>(
       (memoryMb) => new ivm.Isolate({ memoryLimit: memoryMb }),
       (iso) => {
         const context = iso.createContextSync();
-        const hostCall = new ivm.Reference((token: number, path: string, argsJson: string) => this.#hostCall(token, path, argsJson));
-        const hostAwait = new ivm.Reference((token: number, id: string) => this.#hostAwait(token, id));
+        const host = this.#remote ?? this.#worlds;
+        const hostCall = new ivm.Reference((token: number, path: string, argsJson: string) => host.call(token, path, argsJson));
+        const hostAwait = new ivm.Reference((token: number, id: string) => host.await(token, id));
         context.global.setSync('__sutureHostCall', hostCall);
         context.global.setSync('__sutureHostAwait', hostAwait);
+        context.global.setSync('__sutureHostRemote', this.#remote !== null);
         runScripts(iso, context, [...REALM_SETUP_SCRIPTS, { code: HARNESS, filename: 'patch-harness.js' }], SETUP_TIMEOUT_MS);
         const ref = <T>(name: string) => context.global.getSync(name, { reference: true }) as IvmModule.Reference<T>;
         callGlobalOnce(context, '__sutureInit', SETUP_TIMEOUT_MS);
         const install = ref<(id: string, source: string) => string>('__sutureInstall');
         const forget = ref<(id: string) => void>('__sutureForget');
         const call = ref<(id: string, argsJson: string, plainArgs: boolean) => string | Promise<string>>('__sutureCall');
-        const callWorld = ref<(id: string, argsJson: string, plainArgs: boolean, worldJson: string, token: number) => string | Promise<string>>('__sutureCallWorld');
+        const callWorld = ref<PatchRealm['callWorld'] extends IvmModule.Reference<infer F> ? F : never>('__sutureCallWorld');
         return { context, install, forget, call, callWorld, installed: new Set(), handles: [install, forget, call, callWorld, hostCall, hostAwait, context] };
       },
     );
-  }
-
-  /** A stand-in in the isolate called a live function: 'R' + its answer, 'E' + what it threw, or 'P' + the id of its promise. */
-  #hostCall(token: number, path: string, argsJson: string): string {
-    const live = this.#live.get(token);
-    if (live === undefined) return `E${JSON.stringify({ name: 'Error', message: `suture: ${path} called after its patched call ended` })}`;
-    try {
-      const args = this.#encoder.exact.decode(JSON.parse(argsJson)) as unknown[];
-      const r = callAt(live.world, path, Array.isArray(args) ? args : []);
-      if (r instanceof Promise) {
-        const id = String(live.pending.size + 1);
-        live.pending.set(id, r);
-        return `P${id}`;
-      }
-      return `R${this.#encoder.exact.stringify(this.#encoder.exact.encode(r))}`;
-    } catch (error) {
-      return `E${JSON.stringify(errorData(error))}`;
-    }
-  }
-
-  /** The answer of a live async function a stand-in is awaiting (never rejects: 'R' or 'E'). */
-  async #hostAwait(token: number, id: string): Promise<string> {
-    const p = this.#live.get(token)?.pending.get(id);
-    if (p === undefined) return `E${JSON.stringify({ name: 'Error', message: 'suture: no such pending call' })}`;
-    try {
-      const v = await p;
-      return `R${this.#encoder.exact.stringify(this.#encoder.exact.encode(v))}`;
-    } catch (error) {
-      return `E${JSON.stringify(errorData(error))}`;
-    }
-  }
-
-  /** Encodes a world's live values for the isolate and registers its call. */
-  #enter(world: PatchWorld, argsJson: string, plain: boolean): [number, SentWorld] {
-    const exact = this.#encoder.exact;
-    const uses: Record<string, unknown> = {};
-    world.names.forEach((n, i) => (uses[n] = exact.encode(world.values[i])));
-    const token = ++this.#tokens;
-    this.#live.set(token, { world, pending: new Map() });
-    const sent: SentWorld = { world, uses, json: JSON.stringify({ names: world.names, uses, paths: callablePaths(world) }) };
-    if (!plain) sent.thisBefore = (exact.decode(JSON.parse(argsJson)) as unknown[])[0];
-    return [token, sent];
-  }
-
-  /**
-   * A world call's answer `[result, this, ...args, usesAfter]`: the arguments written back as
-   * always; the receiver and the uses values get only the patch's own changes (live dependencies
-   * it called may have changed them too, and writing the whole copy back would undo that).
-   */
-  #finishWorld(target: unknown[], decoded: unknown[], sent: SentWorld): PatchRun {
-    const contradicted = sent.world.replay?.contradicted ?? null;
-    if (contradicted !== null) return { ok: false, error: new Error(`suture: the patch ${contradicted}; the block's own error stands`), reason: 'threw' };
-    try {
-      const n = target.length - 1;
-      const writeBack = new StateWriteBack();
-      writeBack.applyArgs([undefined, ...target.slice(1)], [undefined, ...decoded.slice(2, 2 + n)]);
-      if (target[0] !== undefined) applyChanged(target[0], sent.thisBefore, decoded[1]);
-      const after = (decoded[2 + n] ?? {}) as Record<string, unknown>;
-      const exact = this.#encoder.exact;
-      sent.world.names.forEach((name, i) => applyChanged(sent.world.values[i], exact.decode(sent.uses[name] as never), after[name]));
-      return { ok: true, value: writeBack.resolve(decoded[0]) };
-    } catch (error) {
-      return { ok: false, error, reason: 'threw' };
-    }
   }
 
   #prepare(patch: ManifestPatch): PatchRealm | { error: unknown } {
@@ -408,7 +354,7 @@ export class IsolateExecutor implements PatchExecutor {
     }
   }
 
-  #failure(error: unknown): PatchRun {
+  #failure(error: unknown): PatchRun & { ok: false } {
     const failure = error instanceof WallClockExceeded ? 'timeout' : this.#slot.failed(error);
     if (failure === 'memory' || failure === 'disposed') return { ok: false, error, reason: 'memory' };
     if (failure === 'timeout') {
@@ -421,19 +367,6 @@ export class IsolateExecutor implements PatchExecutor {
     return { ok: false, error, reason: 'threw' };
   }
 
-  #finish(target: unknown[], out: unknown, sent?: SentWorld): PatchRun {
-    let decoded: unknown[];
-    try {
-      const text = String(out);
-      if (text.charCodeAt(0) !== 0x43 /* C */) throw new TypeError('patch harness answered in an unknown form');
-      decoded = this.#encoder.exact.decode(JSON.parse(text.slice(1))) as unknown[];
-    } catch (error) {
-      return { ok: false, error, reason: 'threw' };
-    }
-    if (sent !== undefined) return this.#finishWorld(target, decoded, sent);
-    return applyPatchAnswer(target, decoded);
-  }
-
   /** The arguments as they cross into the isolate: plain JSON when `this` is undefined and they allow it, else the exact codec. */
   #pack(input: unknown[]): [string, boolean] {
     if (input[0] === undefined) {
@@ -443,7 +376,12 @@ export class IsolateExecutor implements PatchExecutor {
     return [this.#encoder.exact.stringify(this.#encoder.exact.encode(input)), false];
   }
 
+  #localWorld(world: PatchWorld | undefined): void {
+    if (world !== undefined && this.#remote !== null) throw new TypeError('an executor with a remote world runs world calls through runWorldText');
+  }
+
   runSync(patch: ManifestPatch, target: unknown[], input: unknown[] = target, world?: PatchWorld): PatchRun {
+    this.#localWorld(world);
     const p = this.#prepare(patch);
     if (!('call' in p)) return { ok: false, error: p.error, reason: 'compile' };
     const [json, plain] = this.#pack(input);
@@ -454,25 +392,38 @@ export class IsolateExecutor implements PatchExecutor {
       const opts = { timeout: this.#limits.cpuMs, result: { copy: true } } as const;
       if (world === undefined) out = p.call.applySync(undefined, [patch.id, json, plain], opts);
       else {
-        [token, sent] = this.#enter(world, json, plain);
-        out = p.callWorld.applySync(undefined, [patch.id, json, plain, sent.json, token], opts);
+        ({ token, sent } = this.#worlds.enter(world, json, plain));
+        out = p.callWorld.applySync(undefined, [patch.id, json, plain, sent.json, token, true], opts);
       }
     } catch (error) {
       return this.#failure(error);
     } finally {
-      this.#live.delete(token);
+      this.#worlds.leave(token);
     }
     if (typeof out !== 'string') {
       return { ok: false, error: new TypeError('patch returned a promise where the block returns a plain value'), reason: 'threw' };
     }
-    return this.#finish(target, out, sent);
+    return this.#worlds.finish(target, out, sent);
+  }
+
+  /** `call` within the wall-clock limit of an async patch. */
+  async #withinWall<T>(call: Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const wall = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new WallClockExceeded(`patch timed out: wall-clock limit of ${this.#limits.wallMs} ms`)), this.#limits.wallMs);
+    });
+    try {
+      return await Promise.race([call, wall]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async runAsync(patch: ManifestPatch, target: unknown[], input: unknown[] = target, world?: PatchWorld): Promise<PatchRun> {
+    this.#localWorld(world);
     const p = this.#prepare(patch);
     if (!('call' in p)) return { ok: false, error: p.error, reason: 'compile' };
     const [json, plain] = this.#pack(input);
-    let timer: NodeJS.Timeout | undefined;
     let sent: SentWorld | undefined;
     let token = 0;
     try {
@@ -480,19 +431,35 @@ export class IsolateExecutor implements PatchExecutor {
       let call: Promise<unknown>;
       if (world === undefined) call = p.call.apply(undefined, [patch.id, json, plain], opts);
       else {
-        [token, sent] = this.#enter(world, json, plain);
-        call = p.callWorld.apply(undefined, [patch.id, json, plain, sent.json, token], opts);
+        ({ token, sent } = this.#worlds.enter(world, json, plain));
+        call = p.callWorld.apply(undefined, [patch.id, json, plain, sent.json, token, false], opts);
       }
-      const wall = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new WallClockExceeded(`patch timed out: wall-clock limit of ${this.#limits.wallMs} ms`)), this.#limits.wallMs);
-      });
-      const out = await Promise.race([call, wall]);
-      return this.#finish(target, out, sent);
+      return this.#worlds.finish(target, await this.#withinWall(call), sent);
     } catch (error) {
       return this.#failure(error);
     } finally {
-      clearTimeout(timer);
-      this.#live.delete(token);
+      this.#worlds.leave(token);
+    }
+  }
+
+  /**
+   * A world call in the patch helper process: `[this, ...args]` and the world (WorldHost.enter's
+   * `sent.json`) as the app encoded them, `token` what the stand-ins call the remote world with.
+   * The answer is the harness's text, for the app's WorldHost.finish. The isolate runs on its
+   * own thread even for a sync block (so the stand-ins can wait for the app's answers), under the
+   * same CPU limit; an async block's call also under the wall-clock limit. A sync block's patch
+   * that returns a promise fails, as in runSync.
+   */
+  async runWorldText(patch: ManifestPatch, argsJson: string, worldJson: string, token: number, async: boolean): Promise<{ ok: true; out: string } | (PatchRun & { ok: false })> {
+    if (this.#remote === null) throw new TypeError('runWorldText needs an executor with a remote world');
+    const p = this.#prepare(patch);
+    if (!('call' in p)) return { ok: false, error: p.error, reason: 'compile' };
+    try {
+      const call = p.callWorld.apply(undefined, [patch.id, argsJson, false, worldJson, token, !async], { timeout: this.#limits.cpuMs, result: { promise: true, copy: true } });
+      const out = async ? await this.#withinWall(call) : await call;
+      return { ok: true, out: String(out) };
+    } catch (error) {
+      return this.#failure(error);
     }
   }
 
@@ -513,9 +480,4 @@ export class IsolateExecutor implements PatchExecutor {
   dispose(): void {
     this.#slot.drop();
   }
-}
-
-function errorData(e: unknown): { name: string; message: string } {
-  if (e instanceof Error) return { name: e.name, message: e.message };
-  return { name: 'Error', message: String(e) };
 }

@@ -4,8 +4,8 @@ import type { PatchWorld } from './live-world.ts';
 /**
  * How one patched call went. A failed run leaves the caller's arguments as they were (isolate mode).
  * `unavailable`: the patch could not be run here at all, through no fault of its own (the patch
- * helper cannot start or did not answer, a patch of a block with uses in the helper): the block's
- * own behaviour stands and nothing is counted or reported against the patch.
+ * helper cannot start or did not answer, the client is closed): the block's own behaviour
+ * stands and nothing is counted or reported against the patch.
  */
 export type PatchRun =
   | { ok: true; value: unknown }

@@ -11,10 +11,6 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { ManifestPatch } from '../../core/wire.ts';
-import { HelperExecutor } from '../../sdk/helper-executor.ts';
-import type { PatchWorld } from '../../sdk/live-world.ts';
-import { createSnapshotEncoder } from '../../sdk/snapshot-encoder.ts';
 import { makeKeys, manifestOf, seedBlock, seedFix, signedPatch } from './signed-patch.ts';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -100,17 +96,4 @@ test('node without --no-node-snapshot: failing calls are patched in isolate mode
   assert.equal(after.seen, 'undefined undefined undefined -1', 'the patch ran in the hardened isolate, not the app realm');
   assert.deepEqual([...new Set(after.patched as string[])].sort(), ['fix-dmg', 'probe-lookup']);
   t.diagnostic(`first sync patched call (helper start included) ${sync.ms.toFixed(0)} ms; app ran and exited by itself in ${r.ms} ms without close()`);
-});
-
-test('a patch of a block with uses is not run by the helper, and says so without counting against the patch', async () => {
-  const helper = new HelperExecutor({ cpuMs: 100, wallMs: 200, memoryMb: 16 }, createSnapshotEncoder(undefined), { unavailable: () => undefined });
-  try {
-    const patch = { id: 'p', source: '(x) => x' } as ManifestPatch;
-    const run = helper.runSync(patch, [undefined, 1], undefined, {} as PatchWorld);
-    assert.equal(run.ok, false);
-    assert.equal(!run.ok && run.reason, 'unavailable');
-    assert.match(String(!run.ok && (run.error as Error).message), /--no-node-snapshot/);
-  } finally {
-    helper.dispose();
-  }
 });

@@ -2,13 +2,19 @@
  * Patches of blocks with `uses` run on the live world: live sync and async dependencies, effects
  * on uses objects and `this` written back, and in fallback mode no second effect of a call the
  * block already made.
+ *
+ * In isolate mode the isolate is in this process when node runs with --no-node-snapshot (as the
+ * test scripts run it), else in the patch helper process the SDK starts: patched-world-helper.test.ts
+ * runs this file again without the flag, so every scenario here also runs through the helper.
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { FailureReport } from '../../core/wire.ts';
+import { processHostsIsolates } from '../../sdk/helper-executor.ts';
 import { createRepairClient, type RepairClientOptions, type SdkError } from '../../sdk/index.ts';
 import { makeKeys, manifestOf, signedPatch } from './signed-patch.ts';
 import { json, startStubDaemon } from './stub-daemon.ts';
@@ -18,6 +24,16 @@ const dir = mkdtempSync(join(tmpdir(), 'suture-sdk-world-'));
 const stub = await startStubDaemon((r, res) => json(res, 202, r.path === '/v1/failures' ? { fingerprint: 'f', jobId: 'j' } : {}));
 after(() => stub.close());
 let n = 0;
+/** Where isolate-mode patches run in this process. */
+const route = processHostsIsolates() ? 'in process' : 'helper process';
+/** The patch helper processes this process started. */
+const helperProcesses = (): number[] => {
+  try {
+    return execFileSync('pgrep', ['-P', String(process.pid), '-f', 'patch-helper'], { encoding: 'utf8' }).split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+};
 
 function clientWith(patches: ReturnType<typeof signedPatch>[], extra: Partial<RepairClientOptions>) {
   const backupFile = join(dir, `manifest-${++n}.json`);
@@ -44,7 +60,7 @@ class Enemy {
 }
 
 for (const execution of ['isolate', 'trusted'] as const) {
-  describe(`patched blocks with uses (${execution})`, () => {
+  describe(`patched blocks with uses (${execution === 'isolate' ? `isolate, ${route}` : execution})`, () => {
     it('a patch calls live sync functions and methods (private fields and all) and returns what they answered', async () => {
       let playerX = 10;
       const getPlayerCoordinates = () => ({ x: playerX, y: 0 });
@@ -71,6 +87,7 @@ for (const execution of ['isolate', 'trusted'] as const) {
       assert.equal(client.run({ id: 'chase', description: 'move towards the player', uses }, chase), 5);
       assert.deepEqual([self.getCurrentPosition().x, self.moves], [5, 2], 'the live enemy moved twice, and its moves count was not undone by a write-back');
       assert.deepEqual(errors.map((e) => e.message), []);
+      assert.equal(helperProcesses().length, execution === 'isolate' && route === 'helper process' ? 1 : 0, 'the patch ran where the route says');
       await client.close();
     });
 
