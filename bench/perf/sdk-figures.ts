@@ -14,6 +14,7 @@ import { signModeGrant } from '../../core/mode-grant.ts';
 import { canonicalPatchPayload } from '../../core/patch-signature.ts';
 import type { ManifestPatch } from '../../core/wire.ts';
 import { createPauseAdapter, createRepairClient } from '../../sdk/index.ts';
+import { CallLog, Tracer } from '../../sdk/block-world.ts';
 import { HelperExecutor } from '../../sdk/helper-executor.ts';
 import { IsolateExecutor } from '../../sdk/isolate-executor.ts';
 import type { PatchExecutor } from '../../sdk/patch-executor.ts';
@@ -98,7 +99,7 @@ export async function sdkFigures(log: (s: string) => void): Promise<PerfRow[]> {
     rows.push(...(await usesFigures(url, log)));
     rows.push(...(await argumentSizeFigures(url, log)));
     rows.push(await patchedFigure(url, log));
-    rows.push(await helperFigure(log));
+    rows.push(...(await helperFigures(log)));
   } finally {
     sinkServer.close();
   }
@@ -205,9 +206,11 @@ async function bestAsync(calls: number, f: (n: number) => Promise<void>): Promis
 /**
  * A sync patched call in an isolate of this process against the same call through the helper
  * process (what an app whose node runs without --no-node-snapshot gets): the two executors
- * directly, same patch, same arguments.
+ * directly, same patch, same arguments. Then the same for a block with `uses` whose patch calls
+ * one live sync method (a dependency callback: to the app thread and back, through the relay
+ * from the helper).
  */
-async function helperFigure(log: (s: string) => void): Promise<PerfRow> {
+async function helperFigures(log: (s: string) => void): Promise<PerfRow[]> {
   const limits = { cpuMs: 1000, wallMs: 2000, memoryMb: 64 };
   const encoder = createSnapshotEncoder(undefined);
   const patch = { id: 'perf-helper', source: fixSource } as ManifestPatch;
@@ -226,10 +229,37 @@ async function helperFigure(log: (s: string) => void): Promise<PerfRow> {
     });
   const local = await measure(inProcess, 5_000);
   const remote = await measure(helper, 2_000);
+
+  // A block with uses: the patch reads the player's armour through a live method (private field).
+  class Armoury {
+    #armor = 4;
+    armorOf(name: string) {
+      return name === 'ghost' ? 0 : this.#armor;
+    }
+  }
+  const armoury = new Armoury();
+  const worldPatch = { id: 'perf-helper-world', source: '(player, enemy) => { const d = Math.max(1, player.stats.strength * 2 - armoury.armorOf(enemy.name)); enemy.health -= d; return d; }' } as ManifestPatch;
+  helper.release(new Set([patch.id, worldPatch.id]));
+  const measureWorld = (ex: PatchExecutor, calls: number) =>
+    best(calls, (n) => {
+      for (let i = 0; i < n; i++) {
+        // A world per call, as the SDK makes one (its tracer logs that call's dependency calls).
+        const world = { names: ['armoury'], values: [armoury], self: undefined, tracer: new Tracer(new CallLog()), replay: null };
+        const run = ex.runSync(worldPatch, [undefined, player, enemy], undefined, world);
+        if (!run.ok) throw run.error as Error;
+        sink += run.value as number;
+      }
+    });
+  const localWorld = await measureWorld(inProcess, 3_000);
+  const remoteWorld = await measureWorld(helper, 1_000);
   inProcess.dispose();
   helper.dispose();
   log(`sdk_patched_helper ${(remote / 1000).toFixed(1)} µs vs in-process isolate ${(local / 1000).toFixed(1)} µs`);
-  return row('sdk_patched_helper', remote / 1000, local / 1000, 'µs/call', 'reported', reportOnly, 'sync patched call through the helper process (app node without --no-node-snapshot); baseline: the same call in an isolate of this process');
+  log(`sdk_patched_helper_world ${(remoteWorld / 1000).toFixed(1)} µs vs in-process isolate ${(localWorld / 1000).toFixed(1)} µs`);
+  return [
+    row('sdk_patched_helper', remote / 1000, local / 1000, 'µs/call', 'reported', reportOnly, 'sync patched call through the helper process (app node without --no-node-snapshot); baseline: the same call in an isolate of this process'),
+    row('sdk_patched_helper_world', remoteWorld / 1000, localWorld / 1000, 'µs/call', 'reported', reportOnly, 'sync patched call of a block with uses whose patch calls one live sync method, through the helper process (the call answered on the app thread); baseline: the same call in an isolate of this process'),
+  ];
 }
 
 async function patchedFigure(url: string, log: (s: string) => void): Promise<PerfRow> {
