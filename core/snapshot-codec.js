@@ -122,6 +122,12 @@ function createSnapshotCodec(options) {
   // Decoding and comparing walk encodings that may come from anywhere; each encoded level adds
   // at most 3 JSON levels, so this bound never rejects what encode produced.
   const maxDecodeDepth = intOption(o.maxDecodeDepth, mathMax(1000, maxDepth * 3 + 10), 1);
+  // Told each value redacted by key (the host's SDK redacts its copies elsewhere in a report).
+  const onRedact = typeof o.onRedact === 'function' ? o.onRedact : null;
+  function redacted(read) {
+    if (onRedact === null) return;
+    try { onRedact(read()); } catch { /* a throwing getter or hook: the value stays unseen */ }
+  }
 
   /**
    * Split a key into lowercase words: camelCase, PascalCase, ACRONYMCase, snake/kebab/space.
@@ -447,6 +453,7 @@ function createSnapshotCodec(options) {
       if (typeof key === 'string' && isSecretKey(key)) {
         nodes++;
         def(holder, outKey, tag('redacted'));
+        redacted(() => v[key]);
         return;
       }
       let value;
@@ -496,7 +503,7 @@ function createSnapshotCodec(options) {
           if (step.done) break;
           const pair = [];
           put(pair, 0, step.value[0], depth + 1);
-          if (typeof step.value[0] === 'string' && isSecretKey(step.value[0])) { nodes++; def(pair, 1, tag('redacted')); }
+          if (typeof step.value[0] === 'string' && isSecretKey(step.value[0])) { nodes++; def(pair, 1, tag('redacted')); redacted(() => step.value[1]); }
           else put(pair, 1, step.value[1], depth + 1);
           push(entries, pair);
         }

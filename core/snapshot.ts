@@ -59,6 +59,12 @@ export interface SnapshotOptions {
   maxNodes?: number;
   /** Deepest JSON nesting accepted by decode and compare (hostile input bound). @defaultValue max(1000, 3 × maxDepth + 10) */
   maxDecodeDepth?: number;
+  /**
+   * Called with the real value of each entry redacted by key, as encode meets it (a getter runs to
+   * read it). What it throws is ignored. For the SDK, which redacts copies of those values found
+   * elsewhere in a report (sdk/snapshot-encoder.ts).
+   */
+  onRedact?: (value: unknown) => void;
 }
 
 export interface SnapshotCodec {
@@ -69,7 +75,7 @@ export interface SnapshotCodec {
   stringify(encoded: Encoded): string;
   isSecretKey(key: string): boolean;
   readonly DEFAULT_REDACT_KEYS: readonly string[];
-  readonly limits: Readonly<Required<Omit<SnapshotOptions, 'redactKeys'>>>;
+  readonly limits: Readonly<Required<Omit<SnapshotOptions, 'redactKeys' | 'onRedact'>>>;
 }
 
 /** Thrown by {@link decodeSnapshot} for encodings it refuses; `code` says why. */

@@ -21,7 +21,7 @@ import { unknownFreeNames } from '../core/block-free-names.ts';
 import type { Encoded } from '../core/types.ts';
 import type { CallWorld, DependencyCall } from '../core/world.ts';
 import { isPureHelper } from './function-facts.ts';
-import type { SnapshotEncoder } from './snapshot-encoder.ts';
+import type { ReportEncoder, SnapshotEncoder } from './snapshot-encoder.ts';
 
 /** The options-object form of `run`/`wrap`'s first parameter. */
 export interface BlockOptions {
@@ -431,7 +431,7 @@ function sourceOf(fn: unknown): string | undefined {
 }
 
 /** Encodes a call's world (core/world.ts) with the encoder arguments use (same limits and redaction). */
-export function encodeWorld(encoder: SnapshotEncoder, p: WorldParts): CallWorld {
+export function encodeWorld(encoder: Pick<SnapshotEncoder, 'encode' | 'encodeEach'>, p: WorldParts): CallWorld {
   const uses: Record<string, Encoded> = {};
   const sources: Record<string, string> = {};
   for (let i = 0; i < p.names.length; i++) {
@@ -461,6 +461,24 @@ export function encodeWorld(encoder: SnapshotEncoder, p: WorldParts): CallWorld 
   }
   if (Object.keys(sources).length > 0) world.sources = sources;
   return world;
+}
+
+/**
+ * Redacts, in place, the values the report redacted elsewhere (see ReportEncoder) in every value of
+ * a world its encoder encoded: uses before and after, dependency calls' arguments, answers and
+ * errors, the receiver before and after. Paths and function sources are code, not data: left as they are.
+ */
+export function redactWorld(r: ReportEncoder, world: CallWorld): void {
+  for (const values of [world.uses, world.usesAfter]) {
+    if (values !== undefined) for (const k of Object.keys(values)) values[k] = r.redact(values[k] as Encoded);
+  }
+  for (const c of world.calls) {
+    c.args = r.redactEach(c.args as Encoded[]);
+    if (Object.hasOwn(c, 'result')) c.result = r.redact(c.result as Encoded);
+    if (c.error !== undefined) c.error = { name: r.redactText(c.error.name), message: r.redactText(c.error.message) };
+  }
+  if (Object.hasOwn(world, 'this')) world.this = r.redact(world.this as Encoded);
+  if (Object.hasOwn(world, 'thisAfter')) world.thisAfter = r.redact(world.thisAfter as Encoded);
 }
 
 /** A logged call copied now (arguments and answer), so later changes to them do not rewrite the log. */

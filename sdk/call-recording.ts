@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { SourceHashCache } from '../core/source-hash.ts';
 import type { RecordedCall, RecordedCasesBatch } from '../core/wire.ts';
 import type { CallContext } from './call-context.ts';
-import { encodePendingWorld, pendingWorld, type PendingWorld } from './call-world.ts';
+import { encodePendingWorld, pendingWorld, redactCall, type PendingWorld } from './call-world.ts';
 import type { ClientEvents } from './client-events.ts';
 import type { ResolvedOptions } from './client-options.ts';
 import { isRetryableStatus, type DaemonHttp } from './daemon-http.ts';
@@ -94,13 +94,15 @@ export class CallRecording {
   async #send(items: PendingCall[]): Promise<PendingCall[]> {
     const blocks = new Map<string, RecordedCasesBatch['blocks'][number]>();
     for (const it of items) {
+      const r = this.#encoder.report();
       let call: RecordedCall = {
-        args: this.#encoder.encodeEach(it.entry),
-        result: this.#encoder.encode(it.result),
-        argsAfter: this.#encoder.encodeEach(it.after),
+        args: r.encodeEach(it.entry),
+        result: r.encode(it.result),
+        argsAfter: r.encodeEach(it.after),
         at: it.at,
       };
-      if (it.world) call.world = encodePendingWorld(this.#encoder, it.world);
+      if (it.world) call.world = encodePendingWorld(r, it.world);
+      redactCall(r, call);
       if (this.#o.redactHook) {
         try {
           const out = this.#o.redactHook({ kind: 'recorded', blockId: it.blockId, call });

@@ -1,15 +1,16 @@
+import type { RecordedCall } from '../core/wire.ts';
 import type { CallWorld } from '../core/world.ts';
-import { encodeWorld, frozenCalls } from './block-world.ts';
+import { encodeWorld, frozenCalls, redactWorld } from './block-world.ts';
 import type { CallContext } from './call-context.ts';
 import { copyArgs } from './entry-copy.ts';
-import type { SnapshotEncoder } from './snapshot-encoder.ts';
+import type { ReportEncoder } from './snapshot-encoder.ts';
 
 /**
  * The world a failure report carries: the `uses` values (copies taken on entry when the call was
  * recorded, else the values as the failed call left them), the calls made before the throw and the
  * receiver (`state[0]` when the block has one). None for a block with neither `uses` nor receiver.
  */
-export function failureWorld(encoder: SnapshotEncoder, ctx: CallContext, state: unknown[]): CallWorld | undefined {
+export function failureWorld(encoder: ReportEncoder, ctx: CallContext, state: unknown[]): CallWorld | undefined {
   if (ctx.world === undefined && ctx.self === undefined) return undefined;
   return encodeWorld(encoder, {
     names: ctx.world?.names ?? [],
@@ -50,6 +51,17 @@ export function pendingWorld(ctx: CallContext, selfEntry: unknown): PendingWorld
   return out;
 }
 
-export function encodePendingWorld(encoder: SnapshotEncoder, w: PendingWorld): CallWorld {
+export function encodePendingWorld(encoder: ReportEncoder, w: PendingWorld): CallWorld {
   return encodeWorld(encoder, w);
+}
+
+/**
+ * Redacts, in place, a recorded call's copies of the values its encoder redacted by key: the
+ * token the block returned, copied into an argument, handed to a dependency (see ReportEncoder).
+ */
+export function redactCall(r: ReportEncoder, call: RecordedCall): void {
+  call.args = r.redactEach(call.args);
+  call.result = r.redact(call.result);
+  call.argsAfter = r.redactEach(call.argsAfter);
+  if (call.world !== undefined) redactWorld(r, call.world);
 }

@@ -3,6 +3,7 @@ import type { SourceHashCache } from '../core/source-hash.ts';
 import type { FailureAck, FailureReport, ManifestPatch } from '../core/wire.ts';
 import { cannotSeeMessage, unknownFreeNames } from '../core/block-free-names.ts';
 import type { CallContext } from './call-context.ts';
+import { redactWorld } from './block-world.ts';
 import { failureWorld } from './call-world.ts';
 import { patchWorld } from './live-world.ts';
 import type { CallRecording } from './call-recording.ts';
@@ -109,21 +110,26 @@ export class FailureReports {
     if (this.#closed) return null;
     const withThis = ctx.self !== undefined;
     const args = withThis ? state.slice(1) : state;
-    const e = describeError(error);
+    const r = this.#encoder.report();
     let report: FailureReport = {
       requestId: randomUUID(),
       app: this.#o.app,
       instanceId: this.#o.instanceId,
       block: { id: ctx.id, description: ctx.description, source: this.#hashes.of(ctx.fn).source },
-      error: e,
-      args: this.#encoder.encodeEach(args),
+      error: describeError(error),
+      args: r.encodeEach(args),
       at: new Date().toISOString(),
     };
     if (patchId !== undefined) report.patchId = patchId;
     if (inputs !== undefined) report.inputs = inputs;
     if (ctx.world !== undefined) report.block.uses = ctx.world.names;
-    const world = failureWorld(this.#encoder, ctx, state);
+    const world = failureWorld(r, ctx, state);
     if (world !== undefined) report.world = world;
+    // Copies of values redacted by key (a token in the error message, passed to a dependency...).
+    report.args = r.redactEach(report.args);
+    if (report.world !== undefined) redactWorld(r, report.world);
+    const e = report.error;
+    report.error = { ...e, name: r.redactText(e.name), message: r.redactText(e.message), ...(e.stack !== undefined ? { stack: r.redactText(e.stack) } : {}) };
     if (patchId === undefined) this.#checkSeen(ctx, report.block.source);
     if (this.#o.redactHook) {
       try {

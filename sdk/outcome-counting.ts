@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ManifestPatch, OutcomeReport, RecordedCall, ShadowDisagreement } from '../core/wire.ts';
+import { redactCall } from './call-world.ts';
 import type { ClientEvents } from './client-events.ts';
 import type { ResolvedOptions } from './client-options.ts';
 import { isRetryableStatus, type DaemonHttp } from './daemon-http.ts';
@@ -132,21 +133,27 @@ export class OutcomeCounting {
   }
 
   #describeDisagreement(s: ShadowSample, outcome: Extract<ShadowOutcome, { agreed: false }>): ShadowDisagreement | undefined {
+    // One report: a value redacted by key in the call is redacted in the patch's answer too.
+    const r = this.#encoder.report();
     let call: RecordedCall = {
-      args: this.#encoder.encodeEach(s.entry.slice(1)),
-      result: this.#encoder.encode(s.result),
-      argsAfter: this.#encoder.encodeEach(s.after.slice(1)),
+      args: r.encodeEach(s.entry.slice(1)),
+      result: r.encode(s.result),
+      argsAfter: r.encodeEach(s.after.slice(1)),
       at: new Date().toISOString(),
     };
+    const p = outcome.patch;
+    const patch: ShadowDisagreement['patch'] = p.ok ? { result: r.encode(p.result), argsAfter: r.encodeEach(p.after.slice(1)) } : { error: shortError(p.error) };
+    redactCall(r, call);
+    if ('error' in patch) patch.error = { name: r.redactText(patch.error.name), message: r.redactText(patch.error.message) };
+    else {
+      patch.result = r.redact(patch.result);
+      patch.argsAfter = r.redactEach(patch.argsAfter);
+    }
     if (this.#o.redactHook) {
       const out = this.#o.redactHook({ kind: 'recorded', blockId: s.blockId, call });
       if (!out) return undefined;
       call = out as RecordedCall;
     }
-    const p = outcome.patch;
-    return {
-      call,
-      patch: p.ok ? { result: this.#encoder.encode(p.result), argsAfter: this.#encoder.encodeEach(p.after.slice(1)) } : { error: shortError(p.error) },
-    };
+    return { call, patch };
   }
 }

@@ -5,9 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import type { FailureReport, RecordedCasesBatch } from '../../core/wire.ts';
 import { createRepairClient } from '../../sdk/index.ts';
-import { json, startStubDaemon } from './stub-daemon.ts';
+import { failureReportsOf, json, recordedCallsOf, startStubDaemon } from './stub-daemon.ts';
 
 const stub = await startStubDaemon((req, res) => json(res, 202, req.path === '/v1/failures' ? { fingerprint: 'f', jobId: 'j' } : {}));
 after(() => stub.close());
@@ -16,17 +15,8 @@ function client() {
   return createRepairClient({ url: stub.url, app: 'shop', sync: 'off', record: { sampleRate: 0, first: 3 }, flushInterval: 10 });
 }
 
-function recorded(blockId: string) {
-  return stub.requests
-    .filter((r) => r.path === '/v1/cases')
-    .flatMap((r) => (r.body as RecordedCasesBatch).blocks)
-    .filter((b) => b.id === blockId)
-    .flatMap((b) => b.calls);
-}
-
-function failures(blockId: string): FailureReport[] {
-  return stub.requests.filter((r) => r.path === '/v1/failures').map((r) => r.body as FailureReport).filter((r) => r.block.id === blockId);
-}
+const recorded = (blockId: string) => recordedCallsOf(stub.requests, blockId);
+const failures = (blockId: string) => failureReportsOf(stub.requests, blockId);
 
 /** An app object holding what a receiver snapshot would leak. */
 function appWith<T extends object>(methods: T) {

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { FailureReport, RecordedCall, RecordedCasesBatch } from '../../core/wire.ts';
 
 export interface StubRequest {
   method: string;
@@ -40,4 +41,18 @@ export async function startStubDaemon(handle: (req: StubRequest, res: ServerResp
 export function json(res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(body === undefined ? '' : JSON.stringify(body));
+}
+
+/** The recorded calls of a block the stub received (POST /v1/cases), in order. */
+export function recordedCallsOf(requests: StubRequest[], blockId: string): RecordedCall[] {
+  return requests
+    .filter((r) => r.path === '/v1/cases')
+    .flatMap((r) => (r.body as RecordedCasesBatch).blocks)
+    .filter((b) => b.id === blockId)
+    .flatMap((b) => b.calls);
+}
+
+/** The failure reports of a block the stub received (POST /v1/failures), in order. */
+export function failureReportsOf(requests: StubRequest[], blockId: string): FailureReport[] {
+  return requests.filter((r) => r.path === '/v1/failures').map((r) => r.body as FailureReport).filter((r) => r.block.id === blockId);
 }
