@@ -24,12 +24,16 @@
  * block's calls in fallback mode) and write-back as in process. Where the callback is answered:
  *  - sync block: the app thread is blocked in `Atomics.wait` for the call, and the live functions
  *    belong to it (they are the app's objects: they cannot be called from the relay thread, and a
- *    sync block cannot have waited on anything async anyway). So the wait loop takes the call's
- *    callbacks like its answer: the relay wakes it, it runs the live function there and then,
- *    posts the answer and waits again. Callbacks of other calls (async calls in flight) are left
- *    until the sync call is over, so no other call's dependency runs in the middle of a sync
- *    block; the time spent in the call's own callbacks does not count against its deadline (in
- *    process, isolated-vm's limit does not count it either).
+ *    sync block cannot have waited on anything async anyway). So the wait loop takes callbacks
+ *    like its answer: the relay wakes it, it runs the live function there and then, posts the
+ *    answer and waits again. That includes callbacks of async patched calls in flight: the helper
+ *    has one isolate, and an async call waiting for the app's answer holds it (isolated-vm runs
+ *    nothing else in an isolate that waits in applySyncPromise), so this call could not run until
+ *    the app answered: deferring those callbacks would deadlock both calls. The one difference from
+ *    an isolate in process (where isolated-vm runs the sync call first, the async call's
+ *    dependency after it): such a dependency of another call may run while a sync patched call
+ *    waits. Time spent in live functions does not count against the deadline (isolated-vm's limit
+ *    does not count it in process either).
  *  - async block: the app thread is free, so a callback is an ordinary message on the port; a
  *    live promise is answered when it settles.
  * The relay thread stays a pipe: it never touches app values, so it needs no access to them.
@@ -233,36 +237,28 @@ export class HelperExecutor implements PatchExecutor {
     if ('error' in r) return { ok: false, error: r.error, reason: 'threw' };
     const { port, flag } = this.#relay();
     let deadline = this.#deadline(this.#limits.cpuMs);
-    // Messages for other calls (their callbacks may run app code) wait until this sync call is over.
-    const later: RelayAnswer[] = [];
-    try {
+    Atomics.store(flag, 0, 0);
+    port.postMessage(r.req);
+    for (;;) {
       Atomics.store(flag, 0, 0);
-      port.postMessage(r.req);
-      for (;;) {
-        Atomics.store(flag, 0, 0);
-        for (let got = receiveMessageOnPort(port); got !== undefined; got = receiveMessageOnPort(port)) {
-          const m = got.message as RelayAnswer;
-          if (m.t === 'done' && m.n === r.n) return this.#finish(target, m);
-          if (m.t === 'callback' && m.n === r.n) {
-            const t0 = Date.now();
-            this.#callback(m);
-            deadline += Date.now() - t0;
-          } else if (m.t === 'callback') later.push(m);
-          else this.#dispatch(m);
-          if (this.#unavailable !== null) {
-            this.#leave(r.n);
-            return this.#closedRun() as PatchRun;
-          }
+      for (let got = receiveMessageOnPort(port); got !== undefined; got = receiveMessageOnPort(port)) {
+        const m = got.message as RelayAnswer;
+        if (m.t === 'done' && m.n === r.n) return this.#finish(target, m);
+        const t0 = Date.now();
+        this.#dispatch(m);
+        // Time the app spends in live functions is not the patch's (isolated-vm does not count it either).
+        if (m.t === 'callback') deadline += Date.now() - t0;
+        if (this.#unavailable !== null) {
+          this.#leave(r.n);
+          return this.#closedRun() as PatchRun;
         }
-        const left = deadline - Date.now();
-        if (left <= 0) break;
-        Atomics.wait(flag, 0, 0, left);
       }
-      // No answer in time: the helper is stuck (its own limits should have stopped the patch); replace it.
-      return this.#gaveUp(r.n, this.#limits.cpuMs);
-    } finally {
-      if (later.length > 0) queueMicrotask(() => later.forEach((m) => this.#dispatch(m)));
+      const left = deadline - Date.now();
+      if (left <= 0) break;
+      Atomics.wait(flag, 0, 0, left);
     }
+    // No answer in time: the helper is stuck (its own limits should have stopped the patch); replace it.
+    return this.#gaveUp(r.n, this.#limits.cpuMs);
   }
 
   async runAsync(patch: ManifestPatch, target: unknown[], input: unknown[] = target, world?: PatchWorld): Promise<PatchRun> {

@@ -28,7 +28,8 @@ class Vault {
 
 describe('patched calls with a world in the helper process', () => {
   const limits = { cpuMs: 300, wallMs: 600, memoryMb: 32 };
-  const helper = new HelperExecutor(limits, encoder, { unavailable: (m) => assert.fail(m) });
+  const started: number[] = [];
+  const helper = new HelperExecutor(limits, encoder, { unavailable: (m) => assert.fail(m), started: (pid) => started.push(pid) });
   after(() => helper.dispose());
   let seq = 0;
   const patch = (source: string): ManifestPatch => ({ id: `world-${++seq}`, source }) as ManifestPatch;
@@ -53,6 +54,51 @@ describe('patched calls with a world in the helper process', () => {
     const run = await helper.runAsync(patch('async () => { await hang(); return 1; }'), [undefined], undefined, worldOf({ hang }));
     assert.equal(!run.ok && run.reason, 'timeout', String(!run.ok && run.error));
     assert.ok(Date.now() - t0 < limits.wallMs + 2_000, `${Date.now() - t0} ms`);
+  });
+
+  it('an async patch stopped by the wall-clock limit while it waits for a slow live sync call: the helper goes on', async () => {
+    const slow = () => {
+      const until = Date.now() + limits.wallMs + 300;
+      while (Date.now() < until) {
+        /* the app's own slow dependency */
+      }
+      return 1;
+    };
+    const run = await helper.runAsync(patch('async () => slow() + 1'), [undefined], undefined, worldOf({ slow }));
+    assert.equal(!run.ok && run.reason, 'timeout', String(!run.ok && run.error));
+    const next = await helper.runAsync(patch('async (x) => f(x)'), [undefined, 2], undefined, worldOf({ f: (x: number) => x * 10 }));
+    assert.deepEqual(next, { ok: true, value: 20 });
+    const sync = helper.runSync(patch('(x) => f(x)'), [undefined, 3], undefined, worldOf({ f: (x: number) => x * 10 }));
+    assert.deepEqual(sync, { ok: true, value: 30 });
+    assert.equal(started.length, 1, 'the same helper process all along (its isolate was replaced, not the process)');
+  });
+
+  it('a sync patch whose live call takes longer than the CPU limit still gets its answer (in process, that time is not counted either)', () => {
+    const slow = () => {
+      const until = Date.now() + limits.cpuMs + 200;
+      while (Date.now() < until) {
+        /* the app's own slow dependency */
+      }
+      return 1;
+    };
+    assert.deepEqual(helper.runSync(patch('() => slow() + 1'), [undefined], undefined, worldOf({ slow })), { ok: true, value: 2 });
+  });
+
+  it('a sync call waiting behind an async call that needs the app: the app answers it from the wait loop (no deadlock)', async () => {
+    const marks: string[] = [];
+    const wait = () => new Promise((r) => setTimeout(r, 5));
+    const mark = () => (marks.push('a'), 7);
+    // A: once its first live promise settled, it keeps the helper's isolate busy, then calls the app again.
+    const a = helper.runAsync(patch('async () => { await wait(); const t = Date.now(); while (Date.now() - t < 150) {} return mark(); }'), [undefined], undefined, worldOf({ wait, mark }));
+    await new Promise((r) => setTimeout(r, 60));
+    // B (sync) reaches the helper while A runs: it can run only after A, and A needs its mark() answered.
+    const t0 = Date.now();
+    const b = helper.runSync(patch('(x) => f(x)'), [undefined, 4], undefined, worldOf({ f: (x: number) => (marks.push('b'), x * 10) }));
+    const tookB = Date.now() - t0;
+    assert.deepEqual(b, { ok: true, value: 40 });
+    assert.deepEqual(await a, { ok: true, value: 7 });
+    assert.deepEqual(marks, ['a', 'b']);
+    assert.ok(tookB < 1_000, `the sync call took ${tookB} ms`);
   });
 
   it('a patch that fills its heap ends with memory, and its world call changes nothing', () => {
