@@ -13,6 +13,7 @@ import type { Case } from '../../core/types.ts';
 import { importHumanEvalFix } from '../../suite/import/humanevalfix.ts';
 import { loadSuite, type SuiteBug } from '../../suite/suite-loader.ts';
 import { SandboxPool } from '../../engine/sandbox/sandbox-pool.ts';
+import { suiteOutcomes } from '../../testkit/suite-outcomes.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const suitesDir = path.join(root, 'bench/suites');
@@ -26,11 +27,7 @@ describe('committed suites in the real sandbox', () => {
     await pool?.close();
   });
 
-  const outcomes = async (source: string, bug: SuiteBug, cases: Case[]) => {
-    const report = await pool.run({ block: { source, entry: bug.entry }, cases });
-    assert.equal(report.compileError, undefined, `${bug.id}: ${report.compileError?.message}`);
-    return new Map(report.results.map((r) => [r.caseId, r]));
-  };
+  const outcomes = (source: string, bug: SuiteBug, cases: Case[]) => suiteOutcomes(pool, bug, source, cases);
 
   it('runtime-failures: buggy fails a visible case, its recorded cases pass; fixed passes everything', async () => {
     const suite = await loadSuite(path.join(suitesDir, 'runtime-failures'));

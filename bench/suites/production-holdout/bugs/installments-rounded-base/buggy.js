@@ -1,0 +1,9 @@
+function splitInstallments(totalCents, count) {
+  const base = Math.round(totalCents / count);
+  const remainder = totalCents - base * count;
+  const parts = [];
+  for (let i = 0; i < count; i++) {
+    parts.push(base + (i < remainder ? 1 : 0));
+  }
+  return parts;
+}

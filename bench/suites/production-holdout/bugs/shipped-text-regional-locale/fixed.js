@@ -1,0 +1,4 @@
+function orderShippedText(locale, order) {
+  const messages = MESSAGES[locale] || MESSAGES[locale.split('-')[0]] || MESSAGES.en;
+  return messages.shipped.replace('{id}', order.id).replace('{eta}', order.eta);
+}
