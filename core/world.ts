@@ -20,9 +20,9 @@ export interface DependencyCall {
   path: string;
   /** The arguments as they were at the call. */
   args: Encoded[];
-  /** `sync`: the function returned or threw; `async`: it returned a promise, which settled as below. */
-  mode: 'sync' | 'async';
-  /** The answer (for `async`, the settled value); absent when it threw or rejected. */
+  /** `false`: the function returned or threw; `true`: it returned a promise, which settled as below. */
+  async: boolean;
+  /** The answer (when `async`, the settled value); absent when it threw or rejected. */
   result?: Encoded;
   /** The error it threw or the promise rejected with. */
   error?: { name: string; message: string };

@@ -36,11 +36,11 @@ const world = {
       items: {
         type: 'object',
         additionalProperties: false,
-        required: ['path', 'args', 'mode'],
+        required: ['path', 'args', 'async'],
         properties: {
           path: { type: 'string', minLength: 1, maxLength: 500 },
           args: encodedList,
-          mode: { enum: ['sync', 'async'] },
+          async: { type: 'boolean' },
           result: {},
           error: errorShape,
         },

@@ -44,7 +44,8 @@ export interface LoggedCall {
   path: string;
   fn: Function;
   args: unknown[];
-  mode: 'sync' | 'async';
+  /** It returned a promise. */
+  async: boolean;
   /** The answer (for async: once settled). */
   result?: unknown;
   /** What it threw or rejected with. */
@@ -293,7 +294,7 @@ export class Tracer {
         throw new Error(`suture: the patch ${replay.contradicted}; the block's own error stands`);
       }
     }
-    const entry: LoggedCall = { path, fn, args, mode: 'sync', threw: false, settled: true };
+    const entry: LoggedCall = { path, fn, args, async: false, threw: false, settled: true };
     this.log.calls.push(entry);
     let r: unknown;
     try {
@@ -304,7 +305,7 @@ export class Tracer {
       throw error;
     }
     if (r instanceof Promise) {
-      entry.mode = 'async';
+      entry.async = true;
       entry.settled = false;
       entry.promise = r;
       r.then(
@@ -350,7 +351,7 @@ class TraceHandler {
 
 /** The logged answer again: the same value, thrown error or promise. */
 function answerOf(c: LoggedCall): unknown {
-  if (c.mode === 'async') return c.promise ?? (c.threw ? Promise.reject(c.error) : Promise.resolve(c.result));
+  if (c.async) return c.promise ?? (c.threw ? Promise.reject(c.error) : Promise.resolve(c.result));
   if (c.threw) throw c.error;
   return c.result;
 }
@@ -440,7 +441,7 @@ export function encodeWorld(encoder: Pick<SnapshotEncoder, 'encode' | 'encodeEac
     if (s !== undefined) sources[p.names[i]] = s;
   }
   const calls: DependencyCall[] = p.calls.map((c) => {
-    const out: DependencyCall = { path: c.path, args: encoder.encodeEach(c.args), mode: c.mode };
+    const out: DependencyCall = { path: c.path, args: encoder.encodeEach(c.args), async: c.async };
     if (c.threw) out.error = errorOf(c.error);
     else if (c.settled) out.result = encoder.encode(c.result);
     if (!(c.path in sources)) {

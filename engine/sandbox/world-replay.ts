@@ -101,7 +101,7 @@ export function checkWorld(world: unknown, where: string): asserts world is Call
     const call = c as Record<string, unknown>;
     if (typeof call.path !== 'string' || call.path === '') fail(`.calls[${i}].path`, 'must be a non-empty string');
     if (!Array.isArray(call.args)) fail(`.calls[${i}].args`, 'must be an array');
-    if (call.mode !== 'sync' && call.mode !== 'async') fail(`.calls[${i}].mode`, "must be 'sync' or 'async'");
+    if (typeof call.async !== 'boolean') fail(`.calls[${i}].async`, 'must be true or false');
     if (call.error !== undefined && (!isRecord(call.error) || typeof (call.error as { message?: unknown }).message !== 'string')) {
       fail(`.calls[${i}].error`, 'must be { name, message }');
     }
@@ -119,7 +119,7 @@ export function replayPayload(c: Case, world: CallWorld): ReplayPayload {
   const helpers: Record<string, string> = {};
   for (const [path, source] of Object.entries(world.sources ?? {})) if (pureHelper(source)) helpers[path] = source;
   const calls = comparedCalls(world).map((call): ReplayCall => {
-    const out: ReplayCall = { path: call.path, args: call.args.map((a) => normaliseSnapshot(a)), async: call.mode === 'async' };
+    const out: ReplayCall = { path: call.path, args: call.args.map((a) => normaliseSnapshot(a)), async: call.async };
     if (call.error !== undefined) out.error = { name: String(call.error.name ?? 'Error'), message: String(call.error.message) };
     else if (call.result !== undefined) out.result = call.result;
     return out;

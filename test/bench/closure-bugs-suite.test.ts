@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { loadSuite } from '../../suite/suite-loader.ts';
 import { fileCaseSchema } from '../../suite/suite-schema.ts';
+import { convertCaseFile } from '../../bench/tools/convert-world-calls.ts';
 import { TrialRunner } from '../../engine/sandbox/trial-runner.ts';
 
 const SUITE = fileURLToPath(new URL('../../bench/suites/closure-bugs/', import.meta.url));
@@ -41,8 +42,25 @@ describe('closure-bugs suite', () => {
   });
 
   it('a world in a case file is checked: a call without a path is refused with its field named', () => {
-    const parsed = fileCaseSchema.safeParse({ args: [1], throws: false, world: { uses: {}, calls: [{ args: [], mode: 'sync' }] } });
+    const parsed = fileCaseSchema.safeParse({ args: [1], throws: false, world: { uses: {}, calls: [{ args: [], async: false }] } });
     assert.equal(parsed.success, false);
     assert.deepEqual(parsed.error?.issues[0]?.path, ['world', 'calls', 0, 'path']);
+  });
+
+  it('a call written with the old mode field is refused with the converter named', () => {
+    const parsed = fileCaseSchema.safeParse({ args: [1], throws: false, world: { uses: {}, calls: [{ path: 'f', args: [], mode: 'sync' }] } });
+    assert.equal(parsed.success, false);
+    assert.deepEqual(parsed.error?.issues[0]?.path, ['world', 'calls', 0, 'mode']);
+    assert.match(parsed.error?.issues[0]?.message ?? '', /"async": true or false .*convert-world-calls\.ts/);
+  });
+
+  it('convert-world-calls turns mode into async in place and leaves everything else as it was', () => {
+    const before = [{ kind: 'recorded', args: [1], expect: 2, world: { uses: {}, calls: [{ path: 'a', args: [], mode: 'async', result: 1 }, { path: 'b', args: [], mode: 'sync' }] } }];
+    const { text, converted } = convertCaseFile(JSON.stringify(before, null, 1) + '\n', 'cases.json');
+    assert.equal(converted, 2);
+    assert.equal(text, JSON.stringify([{ ...before[0], world: { uses: {}, calls: [{ path: 'a', args: [], async: true, result: 1 }, { path: 'b', args: [], async: false }] } }], null, 1) + '\n');
+    assert.equal(fileCaseSchema.safeParse(JSON.parse(text)[0]).success, true);
+    assert.throws(() => convertCaseFile(JSON.stringify(before), 'flat.json'), /not formatted as JSON\.stringify/);
+    assert.throws(() => convertCaseFile(JSON.stringify([{ world: { calls: [{ mode: 'later' }] } }], null, 1), 'bad.json'), /case 0, call 0: mode is "later"/);
   });
 });

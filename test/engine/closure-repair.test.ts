@@ -19,7 +19,7 @@ const CHECKOUT = `async function checkout(cart) {
 const VAT = { DE: { standard: 0.19 }, FR: { standard: 0.2 }, CH: { standard: 0.081 } };
 
 function world(currency: string, rate: number): CallWorld {
-  return { uses: { fx: { rate: FN }, VAT }, calls: [{ path: 'fx.rate', args: [currency], mode: 'async', result: rate }] };
+  return { uses: { fx: { rate: FN }, VAT }, calls: [{ path: 'fx.rate', args: [currency], async: true, result: rate }] };
 }
 
 function cart(id: string, country: string, currency: string, cents: number) {

@@ -16,7 +16,7 @@ function known(id: string, x: number, player: { x: number; name: string }): Case
   const moves = x < player.x;
   const world: CallWorld = {
     uses: { self: { x }, moveRight: FN },
-    calls: moves ? [{ path: 'moveRight', args: [], mode: 'sync', result: { $t: 'undefined' } }] : [],
+    calls: moves ? [{ path: 'moveRight', args: [], async: false, result: { $t: 'undefined' } }] : [],
     // What the live game left: moveRight() moved self, an effect no replayer repeats.
     usesAfter: { self: { x: moves ? x + 1 : x }, moveRight: FN },
   };
@@ -27,7 +27,7 @@ test("a known-good call the original fails only on values a dependency changed (
   const pool = new SandboxPool({ size: 1 });
   t.after(() => pool.close());
   const cases: Case[] = [
-    { id: 'failure-1', kind: 'failure', check: 'no-throw', args: [{ x: 9 }], world: { uses: { self: { x: 2 }, moveRight: FN }, calls: [{ path: 'moveRight', args: [], mode: 'sync', result: { $t: 'undefined' } }] } },
+    { id: 'failure-1', kind: 'failure', check: 'no-throw', args: [{ x: 9 }], world: { uses: { self: { x: 2 }, moveRight: FN }, calls: [{ path: 'moveRight', args: [], async: false, result: { $t: 'undefined' } }] } },
     known('k1', 1, { x: 5, name: 'ann' }),
     known('k2', 7, { x: 3, name: 'bo' }),
     known('k3', 4, { x: 8, name: 'cy' }),

@@ -22,8 +22,8 @@ function aiWorld(): CallWorld {
   return {
     uses: { self: { $t: 'object', class: 'Unit', props: { id: 'orc-1' } }, moveRight: FN, moveLeft: FN },
     calls: [
-      { path: 'self.getCurrentPosition', args: [], mode: 'sync', result: { x: 2, y: 0 } },
-      { path: 'moveRight', args: [], mode: 'sync' },
+      { path: 'self.getCurrentPosition', args: [], async: false, result: { x: 2, y: 0 } },
+      { path: 'moveRight', args: [], async: false },
     ],
     usesAfter: { self: { $t: 'object', class: 'Unit', props: { id: 'orc-1' } }, moveRight: FN, moveLeft: FN },
     this: { turns: 4 },
@@ -79,7 +79,7 @@ describe('a case with a world', () => {
 
   it('a call with other arguments than the log has is a difference too', async () => {
     const block = { source: 'async function load(id) { const u = await db.getUser(id); return u.name; }', entry: 'load', uses: ['db'] };
-    const world: CallWorld = { uses: { db: { getUser: FN } }, calls: [{ path: 'db.getUser', args: [7], mode: 'async', result: { name: 'Ann' } }] };
+    const world: CallWorld = { uses: { db: { getUser: FN } }, calls: [{ path: 'db.getUser', args: [7], async: true, result: { name: 'Ann' } }] };
     const c: Case = { id: 'r', kind: 'recorded', check: 'value', args: [7], expect: 'Ann', world };
     assert.equal((await run(block, [c]))[0].outcome, 'pass');
     const [off] = await run({ ...block, source: block.source.replace('getUser(id)', 'getUser(id + 1)') }, [c]);
@@ -120,7 +120,7 @@ describe('replay misses', () => {
 }`;
   const world: CallWorld = {
     uses: { db: { getUser: FN, saveUser: FN, createProfile: FN } },
-    calls: [{ path: 'db.getUser', args: [3], mode: 'async', result: { id: 3, profile: null } }],
+    calls: [{ path: 'db.getUser', args: [3], async: true, result: { id: 3, profile: null } }],
   };
   const failure: Case = { id: 'failure-1', kind: 'failure', check: 'no-throw', args: [3, 'Bo'], world };
 
@@ -143,7 +143,7 @@ describe('replay misses', () => {
   it('a candidate that throws on a dependency error the log recorded fails as a throw', async () => {
     const throwing: CallWorld = {
       uses: { db: { getUser: FN, saveUser: FN } },
-      calls: [{ path: 'db.getUser', args: [3], mode: 'async', error: { name: 'TypeError', message: 'connection reset' } }],
+      calls: [{ path: 'db.getUser', args: [3], async: true, error: { name: 'TypeError', message: 'connection reset' } }],
     };
     const [r] = await run(block(ORIGINAL), [{ ...failure, world: throwing }]);
     assert.equal(r.outcome, 'threw');
@@ -157,7 +157,7 @@ describe('helpers shipped as source', () => {
   const block: Block = { source: 'function total(cart) { return roundCents(cart.items.reduce((s, i) => s + i.price * i.qty, 0) * (1 + TAX)); }', entry: 'total', uses: ['roundCents', 'TAX'] };
   const world = (sources?: Record<string, string>): CallWorld => ({
     uses: { roundCents: FN, TAX: 0.2 },
-    calls: [{ path: 'roundCents', args: [36], mode: 'sync', result: 36 }],
+    calls: [{ path: 'roundCents', args: [36], async: false, result: 36 }],
     ...(sources ? { sources } : {}),
   });
   // A different cart than the recorded call's: its helper call is one the log never saw.

@@ -148,12 +148,12 @@ describe('the world of a call', () => {
     assert.deepEqual(w.uses.RATES, { DE: 0.19, FR: 0.2 });
     assert.equal((w.uses.db as Record<string, unknown>).calls, 1);
     assert.deepEqual(
-      w.calls.map((c) => [c.path, c.mode, c.args, c.result ?? null, c.error ?? null]),
+      w.calls.map((c) => [c.path, c.async, c.args, c.result ?? null, c.error ?? null]),
       [
-        ['db.getUser', 'async', [7], { id: 7, tier: 'gold' }, null],
-        ['discountOf', 'sync', ['gold'], 0.1, null],
-        ['db.audit', 'sync', ['total for ann'], { $t: 'undefined' }, null],
-        ['db.audit', 'sync', ['forbidden 7'], null, { name: 'RangeError', message: 'audit refused forbidden 7' }],
+        ['db.getUser', true, [7], { id: 7, tier: 'gold' }, null],
+        ['discountOf', false, ['gold'], 0.1, null],
+        ['db.audit', false, ['total for ann'], { $t: 'undefined' }, null],
+        ['db.audit', false, ['forbidden 7'], null, { name: 'RangeError', message: 'audit refused forbidden 7' }],
       ],
     );
     assert.deepEqual(w.this, { owner: 'ann', lines: 2 });

@@ -6,7 +6,7 @@ import { PRICE_SOURCE, priceReport } from './price-block.ts';
 
 const WORLD: CallWorld = {
   uses: { RATES: { EUR: { rate: 0.9 } } },
-  calls: [{ path: 'audit.log', args: ['price', 2], mode: 'async', result: true }],
+  calls: [{ path: 'audit.log', args: ['price', 2], async: true, result: true }],
 };
 
 test('the world of a failing call and of recorded calls is stored with the case; the same args in another world are another case; oversized worlds are refused', { timeout: 60_000 }, async (t) => {
@@ -32,10 +32,11 @@ test('the world of a failing call and of recorded calls is stored with the case;
   const recorded = await store.recordedCalls('shop', 'price', bug!.sourceHash);
   assert.deepEqual(recorded.map((c) => c.world), [{ ...WORLD, usesAfter: WORLD.uses }]);
 
-  // Hostile worlds: an unknown field, a bad call mode, a snapshot that does not decode.
+  // Hostile worlds: an unknown field, a call's async not a boolean, a call with the old `mode` field, a snapshot that does not decode.
   for (const world of [
     { ...WORLD, extra: 1 },
-    { ...WORLD, calls: [{ path: 'x', args: [], mode: 'later' }] },
+    { ...WORLD, calls: [{ path: 'x', args: [], async: 'later' }] },
+    { ...WORLD, calls: [{ path: 'x', args: [], mode: 'sync' }] },
     { ...WORLD, uses: { RATES: { $t: 'no-such-tag' } } },
   ]) {
     const res = await h.call('/v1/failures', { body: { ...priceReport(['RATES', 'audit']), world } });

@@ -24,7 +24,7 @@ function recording(uses: Record<string, unknown>, pure: ReadonlySet<string>, log
   const proxies = new WeakMap<object, unknown>();
   const wrapFn = (fn: (...a: unknown[]) => unknown, path: string, self?: unknown) =>
     function (this: unknown, ...args: unknown[]) {
-      const entry: DependencyCall = { path, args: args.map((a) => encodeSnapshot(a)), mode: 'sync' };
+      const entry: DependencyCall = { path, args: args.map((a) => encodeSnapshot(a)), async: false };
       log.push(entry);
       let out: unknown;
       try {
@@ -34,7 +34,7 @@ function recording(uses: Record<string, unknown>, pure: ReadonlySet<string>, log
         throw e;
       }
       if (out && typeof (out as Promise<unknown>).then === 'function') {
-        entry.mode = 'async';
+        entry.async = true;
         return (out as Promise<unknown>).then(
           (v) => ((entry.result = encodeSnapshot(v)), v),
           (e: Error) => {
