@@ -1,8 +1,10 @@
 // Developer tool: converts suite case files written before a dependency call's `mode: "sync" | "async"`
 // became `async: false | true` (core/world.ts DependencyCall). Rewrites every cases.json and
-// hidden.json under the given suite directories in place, the key at the same position, and refuses
-// a file whose formatting it would not reproduce (so nothing but that key changes).
+// hidden.json under the given suite directories in place. The text is edited where the key stands
+// (whatever the file's formatting), and the result must parse to exactly the cases with each call's
+// `mode` replaced by `async`, or the file is refused: nothing but that key changes.
 // Usage: node --no-node-snapshot --import tsx bench/tools/convert-world-calls.ts <suite-dir>...
+import { isDeepStrictEqual } from 'node:util';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -18,20 +20,18 @@ function convertCall(call: Record<string, unknown>, where: string): Record<strin
 export function convertCaseFile(text: string, file: string): { text: string; converted: number } {
   const cases: unknown = JSON.parse(text);
   if (!Array.isArray(cases)) throw new Error(`${file}: not an array of cases`);
-  const indent = /^\[\n( +)/.exec(text)?.[1]?.length ?? 2;
-  const trailing = text.endsWith('\n') ? '\n' : '';
-  if (JSON.stringify(cases, null, indent) + trailing !== text) throw new Error(`${file}: not formatted as JSON.stringify(…, null, ${indent}); convert it by hand`);
   let converted = 0;
-  cases.forEach((c: { world?: { calls?: Record<string, unknown>[] } }, i) => {
+  const expected = cases.map((c: { world?: { calls?: Record<string, unknown>[] } }, i) => {
     const calls = c?.world?.calls;
-    if (!Array.isArray(calls)) return;
-    c.world!.calls = calls.map((call, j) => {
-      const out = convertCall(call, `${file}: case ${i}, call ${j}`);
-      if (out !== call) converted++;
-      return out;
-    });
+    if (!Array.isArray(calls)) return c;
+    const out = calls.map((call, j) => convertCall(call, `${file}: case ${i}, call ${j}`));
+    converted += out.filter((call, j) => call !== calls[j]).length;
+    return { ...c, world: { ...c.world, calls: out } };
   });
-  return { text: JSON.stringify(cases, null, indent) + trailing, converted };
+  if (converted === 0) return { text, converted };
+  const edited = text.replace(/"mode"(\s*:\s*)"(sync|async)"/g, (_, sep: string, mode: string) => `"async"${sep}${mode === 'async'}`);
+  if (!isDeepStrictEqual(JSON.parse(edited), expected)) throw new Error(`${file}: a "mode" outside a call's own key; convert it by hand`);
+  return { text: edited, converted };
 }
 
 function caseFiles(dir: string): string[] {

@@ -60,7 +60,10 @@ describe('closure-bugs suite', () => {
     assert.equal(converted, 2);
     assert.equal(text, JSON.stringify([{ ...before[0], world: { uses: {}, calls: [{ path: 'a', args: [], async: true, result: 1 }, { path: 'b', args: [], async: false }] } }], null, 1) + '\n');
     assert.equal(fileCaseSchema.safeParse(JSON.parse(text)[0]).success, true);
-    assert.throws(() => convertCaseFile(JSON.stringify(before), 'flat.json'), /not formatted as JSON\.stringify/);
+    const compact = convertCaseFile(JSON.stringify(before), 'compact.json');
+    assert.equal(compact.text, JSON.stringify(JSON.parse(text)), 'any formatting is kept');
+    const inArgs = [{ ...before[0], args: [{ mode: 'sync' }] }];
+    assert.throws(() => convertCaseFile(JSON.stringify(inArgs), 'in-args.json'), /a "mode" outside a call's own key/);
     assert.throws(() => convertCaseFile(JSON.stringify([{ world: { calls: [{ mode: 'later' }] } }], null, 1), 'bad.json'), /case 0, call 0: mode is "later"/);
   });
 });
