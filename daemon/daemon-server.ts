@@ -1,4 +1,4 @@
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import swagger from '@fastify/swagger';
 import { Ajv } from 'ajv';
 import { Redis } from 'ioredis';
@@ -70,7 +70,7 @@ export async function createDaemon(config: SutureConfig, options: { logger?: Log
     requestTimeout: 0,
     // One access line per request, at debug level (the onResponse hook): fleets poll and report
     // all the time, and info-level logs are for what an operator must see.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
   }) as unknown as FastifyInstance;
   app.setValidatorCompiler(validatorCompiler());
   await app.register(swagger, {
