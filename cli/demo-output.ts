@@ -149,5 +149,5 @@ function printCandidates(report: RepairJobReport): void {
 function why(c: CandidateReport): string {
   if (c.status === 'compile-error') return 'does not compile';
   const t = c.trials.at(-1);
-  return t ? `${t.outcome} on ${t.caseId}` : c.status;
+  return t ? `${t.verdict} on ${t.caseId}` : c.status;
 }

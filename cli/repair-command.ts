@@ -63,10 +63,10 @@ async function narrateRepair(suiteDir: string, bugId: string, budgetSeconds: num
     const w = result.winner;
     out.write(`\nwinner #${w.rank} ${w.generator}: ${w.description} (score ${w.score?.toFixed(2)}, ${w.editSize} characters changed)\n${w.diff}\n`);
     out.write('trial table of the winner:\n');
-    for (const t of w.trials) out.write(`  ${t.caseId.padEnd(12)} ${t.outcome.padEnd(6)} ${t.ms.toFixed(2)} ms${t.actual !== undefined ? `  returned ${JSON.stringify(t.actual)}` : ''}\n`);
+    for (const t of w.trials) out.write(`  ${t.caseId.padEnd(12)} ${t.verdict.padEnd(6)} ${t.ms.toFixed(2)} ms${t.actual !== undefined ? `  returned ${JSON.stringify(t.actual)}` : ''}\n`);
     if (bug.hidden.length) {
       const hidden = await pool.run({ block: { ...bug.block, source: w.source }, cases: bug.hidden });
-      const passed = hidden.results.filter((r) => r.outcome === 'pass').length;
+      const passed = hidden.results.filter((r) => r.verdict === 'pass').length;
       out.write(`hidden cases (never shown to the engine): ${passed}/${bug.hidden.length} pass\n`);
     }
   } finally {
@@ -78,7 +78,7 @@ function status(c: CandidateReport): string {
   if (c.status === 'plausible') return `PLAUSIBLE ${c.passed}/${c.total}`;
   if (c.status === 'compile-error') return 'compile error';
   const last = c.trials.at(-1);
-  return `${last?.outcome ?? c.status} on ${last?.caseId ?? '?'}`;
+  return `${last?.verdict ?? c.status} on ${last?.caseId ?? '?'}`;
 }
 
 function indent(text: string) {

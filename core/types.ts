@@ -60,7 +60,7 @@ export interface Case {
  * case's recorded world cannot answer, so nothing says what the call would have given: the case is
  * unverifiable, and counts as failed (see core/world.ts).
  */
-export type TrialOutcome = 'pass' | 'wrong-result' | 'threw' | 'timeout' | 'memory' | 'crashed' | 'replay-miss';
+export type TrialVerdict = 'pass' | 'wrong-result' | 'threw' | 'timeout' | 'memory' | 'crashed' | 'replay-miss';
 
 export interface TrialError {
   name: string;
@@ -76,7 +76,7 @@ export interface TrialError {
 /** One candidate on one case. */
 export interface TrialResult {
   caseId: string;
-  outcome: TrialOutcome;
+  verdict: TrialVerdict;
   /** Wall-clock milliseconds spent on this case inside the sandbox host. */
   ms: number;
   /** The value returned (snapshot encoding), for wrong-result and pass of value cases. */
@@ -86,7 +86,7 @@ export interface TrialResult {
   error?: TrialError;
   /** With coverage on: sorted probe ids (see engine/localisation) executed during this case. */
   covered?: number[];
-  /** The answer was a thenable, awaited for the outcome (the block answers asynchronously). */
+  /** The answer was a thenable, awaited for the verdict (the block answers asynchronously). */
   awaited?: boolean;
   /** For a case with a world: what the candidate did with it. */
   world?: TrialWorld;

@@ -51,5 +51,5 @@ export interface CallWorld {
   sources?: Record<string, string>;
 }
 
-/** Outcome of a case whose candidate called a dependency the log cannot answer. */
+/** Verdict of a case whose candidate called a dependency the log cannot answer. */
 export const REPLAY_MISS = 'replay-miss' as const;

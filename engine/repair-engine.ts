@@ -97,7 +97,7 @@ export async function repairBlock(block: Block, jobCases: Case[], options: Repai
   const configured = { ...pool.limits, ...options.limits };
   let baseline = await runBaseline(pool, block, cases, configured);
   trials += baseline.trials;
-  const failingIds = new Set(baseline.results.filter((r) => r.outcome !== 'pass').map((r) => r.caseId));
+  const failingIds = new Set(baseline.results.filter((r) => r.verdict !== 'pass').map((r) => r.caseId));
   if (baseline.compileError) for (const c of cases) failingIds.add(c.id);
   // A recorded answer that came from a value the SDK redacted cannot be given by any trial (oracle/redacted-cases.ts).
   const redacted = baseline.compileError ? [] : unusableRedacted(cases, failingIds);
@@ -117,7 +117,7 @@ export async function repairBlock(block: Block, jobCases: Case[], options: Repai
     const stripped = effectsOnly.map((c) => ({ ...c, world: withoutEffects(c.world!) }));
     const rerun = await runBaseline(pool, block, stripped, configured);
     trials += rerun.trials;
-    const passing = new Map(rerun.results.filter((r) => r.outcome === 'pass').map((r) => [r.caseId, r]));
+    const passing = new Map(rerun.results.filter((r) => r.verdict === 'pass').map((r) => [r.caseId, r]));
     const replaced = new Map(stripped.filter((c) => passing.has(c.id)).map((c) => [c.id, c]));
     cases = cases.map((c) => replaced.get(c.id) ?? c);
     baseline = { ...baseline, results: baseline.results.map((r) => passing.get(r.caseId) ?? r) };
@@ -129,7 +129,7 @@ export async function repairBlock(block: Block, jobCases: Case[], options: Repai
   const knownGood = cases.filter((c) => c.kind !== 'failure' && c.check !== 'no-throw' && !failingIds.has(c.id)).length;
   // An original that answered (or threw) without ever handing back a thenable answers
   // synchronously, and so must every candidate: the SDK runs its patch synchronously.
-  const answered = baseline.results.filter((r) => r.outcome === 'pass' || r.outcome === 'wrong-result' || r.outcome === 'threw');
+  const answered = baseline.results.filter((r) => r.verdict === 'pass' || r.verdict === 'wrong-result' || r.verdict === 'threw');
   const synchronous = answered.length > 0 && answered.every((r) => r.awaited !== true);
   const result: RepairResult = {
     synchronous,
@@ -198,7 +198,7 @@ export async function repairBlock(block: Block, jobCases: Case[], options: Repai
   result.localisation = localisation.ranking;
   emit({ type: 'localised', top: localisation.ranking.slice(0, 5) });
 
-  const firstError = baseline.results.find((r) => r.outcome === 'threw')?.error;
+  const firstError = baseline.results.find((r) => r.verdict === 'threw')?.error;
   const seen = new Set<string>([safeNormalise(block.source)]);
   const llmQueue: CandidateSpec[] = [];
   let llmActive = 0;
@@ -419,7 +419,7 @@ function rankPlausible(candidates: readonly CandidateReport[]): CandidateReport[
 /** Why a plausible candidate's answer on some no-throw case is off kind (the first such case), or undefined. */
 function answersOffKind(results: readonly TrialResult[], noThrowIds: ReadonlySet<string>, profile: AnswerProfile): string | undefined {
   for (const r of results) {
-    if (!noThrowIds.has(r.caseId) || r.outcome !== 'pass') continue;
+    if (!noThrowIds.has(r.caseId) || r.verdict !== 'pass') continue;
     const why = offKind(profile, r.actual);
     if (why) return `${r.caseId}: ${why}`;
   }
@@ -461,7 +461,7 @@ async function localise(block: Block, cases: Case[], baseline: TrialReport, pool
     trials = report.results.length;
     if (!report.compileError) {
       const byId = new Map(report.results.map((r) => [r.caseId, r]));
-      runs = baseline.results.map((r) => ({ passed: r.outcome === 'pass', covered: byId.get(r.caseId)?.covered ?? [] }));
+      runs = baseline.results.map((r) => ({ passed: r.verdict === 'pass', covered: byId.get(r.caseId)?.covered ?? [] }));
     }
   } catch {
     // Source the instrumenter cannot handle still gets a uniform ranking below.
@@ -472,7 +472,7 @@ async function localise(block: Block, cases: Case[], baseline: TrialReport, pool
 function adaptiveLimits(baseline: TrialReport, limits: SandboxLimits, factor: number, floorMs: number): Partial<SandboxLimits> {
   const configuredCpu = limits.cpuMs;
   const configuredWall = limits.wallMs;
-  const measured = baseline.results.filter((r) => r.outcome !== 'timeout' && r.outcome !== 'crashed').map((r) => r.ms);
+  const measured = baseline.results.filter((r) => r.verdict !== 'timeout' && r.verdict !== 'crashed').map((r) => r.ms);
   // Nothing finished in time (the bug is an endless loop): give candidates the probe limit.
   if (measured.length === 0) return { ...limits, cpuMs: Math.min(configuredCpu, floorMs * 4), wallMs: Math.min(configuredWall, floorMs * 8) };
   const cpuMs = Math.min(configuredCpu, Math.max(floorMs, Math.ceil(Math.max(...measured) * factor)));
@@ -485,8 +485,8 @@ function buildLlmInput(block: Block, ordered: Case[], baseline: TrialReport): Ll
   const passing: LlmRepairInput['passing'] = [];
   for (const c of ordered) {
     const r = byId.get(c.id);
-    if (r && r.outcome !== 'pass') {
-      if (failing.length < 5) failing.push({ args: c.args, script: c.script, expected: c.expect, actual: r.actual, error: r.error ? `${r.error.name}: ${r.error.message}` : r.outcome });
+    if (r && r.verdict !== 'pass') {
+      if (failing.length < 5) failing.push({ args: c.args, script: c.script, expected: c.expect, actual: r.actual, error: r.error ? `${r.error.name}: ${r.error.message}` : r.verdict });
     } else if (passing.length < 3) {
       passing.push({ args: c.args, script: c.script, expected: c.expect });
     }
@@ -500,14 +500,14 @@ function feedbackFrom(candidates: CandidateReport[]) {
     .filter((c) => c.generator.startsWith('llm:') && c.status !== 'plausible')
     .sort((a, b) => b.passed - a.passed)
     .slice(0, 3)
-    .map((c) => ({ source: c.source, failures: c.trials.filter((t) => t.outcome !== 'pass').map(describeFailure) }));
+    .map((c) => ({ source: c.source, failures: c.trials.filter((t) => t.verdict !== 'pass').map(describeFailure) }));
 }
 
 export function describeFailure(t: TrialResult): string {
-  if (t.outcome === 'replay-miss') return `${t.caseId}: unverifiable (replay miss): ${t.error?.message ?? 'a dependency call the recorded calls cannot answer'}`;
-  if (t.error) return `${t.caseId}: ${t.outcome} ${t.error.name}: ${t.error.message}`;
-  if (t.outcome === 'wrong-result') return `${t.caseId}: wrong result ${JSON.stringify(t.actual)?.slice(0, 200)}`;
-  return `${t.caseId}: ${t.outcome}`;
+  if (t.verdict === 'replay-miss') return `${t.caseId}: unverifiable (replay miss): ${t.error?.message ?? 'a dependency call the recorded calls cannot answer'}`;
+  if (t.error) return `${t.caseId}: ${t.verdict} ${t.error.name}: ${t.error.message}`;
+  if (t.verdict === 'wrong-result') return `${t.caseId}: wrong result ${JSON.stringify(t.actual)?.slice(0, 200)}`;
+  return `${t.caseId}: ${t.verdict}`;
 }
 
 /** A no-throw pass that breaks what known-good calls show (NaN, a missing result) counts as a wrong result. */
@@ -517,7 +517,7 @@ function applyInvariants(results: TrialResult[], noThrowIds: Set<string>, invari
     if (!noThrowIds.has(r.caseId)) continue;
     const why = invariantViolation(invariants, r);
     if (why) {
-      results[i] = { ...r, outcome: 'wrong-result', error: { name: 'InvariantViolation', message: why } };
+      results[i] = { ...r, verdict: 'wrong-result', error: { name: 'InvariantViolation', message: why } };
       results.length = i + 1;
       return;
     }
@@ -527,7 +527,7 @@ function applyInvariants(results: TrialResult[], noThrowIds: Set<string>, invari
 function countLeadingPasses(results: TrialResult[]): number {
   let n = 0;
   for (const r of results) {
-    if (r.outcome !== 'pass') break;
+    if (r.verdict !== 'pass') break;
     n++;
   }
   return n;

@@ -186,7 +186,7 @@ async function repairOne(bug: SuiteBug, pool: SandboxPool, generators: ('templat
 async function countPasses(pool: SandboxPool, block: SuiteBug['block'], cases: Case[]): Promise<number> {
   const report = await pool.run({ block, cases });
   if (report.compileError) return 0;
-  return report.results.filter((r) => r.outcome === 'pass').length;
+  return report.results.filter((r) => r.verdict === 'pass').length;
 }
 
 function median(values: number[]): number | null {

@@ -6,7 +6,7 @@
  * by an earlier case, on the search host, or on luck gets a different verdict here, and a patch
  * whose second verdict differs from the first is never signed.
  */
-import type { Block, Case, SandboxLimits, TrialError, TrialOutcome, TrialResult } from '../core/types.ts';
+import type { Block, Case, SandboxLimits, TrialError, TrialVerdict, TrialResult } from '../core/types.ts';
 import { deriveInvariants, invariantViolation } from '../engine/scoring/behaviour-invariants.ts';
 import { describeFailure } from '../engine/repair-engine.ts';
 import { SandboxPool } from '../engine/sandbox/sandbox-pool.ts';
@@ -15,10 +15,10 @@ import { SandboxPool } from '../engine/sandbox/sandbox-pool.ts';
 export interface RecheckDifference {
   caseId: string;
   kind: string;
-  /** The search's outcome for this case (`not run` when its trial table has no row for it). */
-  search: TrialOutcome | 'not run';
-  /** The re-check's outcome (`not re-checked` for a case the search ran that the re-check could not). */
-  recheck: TrialOutcome | 'not re-checked';
+  /** The search's verdict for this case (`not run` when its trial table has no row for it). */
+  search: TrialVerdict | 'not run';
+  /** The re-check's verdict (`not re-checked` for a case the search ran that the re-check could not). */
+  recheck: TrialVerdict | 'not re-checked';
   message?: string;
 }
 
@@ -49,7 +49,7 @@ export async function recheckWinner(p: {
 }): Promise<RecheckResult> {
   const started = performance.now();
   const candidate: Block = { ...p.block, source: p.winner.source };
-  const searchOutcome = new Map(p.winner.trials.map((t) => [t.caseId, t.outcome] as const));
+  const searchVerdict = new Map(p.winner.trials.map((t) => [t.caseId, t.verdict] as const));
   const invariants = deriveInvariants([...p.cases]);
   const pool = new SandboxPool({ size: 1, limits: p.limits });
   let hostPid: number | undefined;
@@ -62,25 +62,25 @@ export async function recheckWinner(p: {
     p.cases.forEach((c, i) => {
       const report = reports[i];
       const result = report.compileError ? undefined : report.results[0];
-      const verdict = judge(c, result, report.compileError, invariants);
-      if (verdict.outcome === 'pass') passed++;
-      else differing.push({ caseId: c.id, kind: c.kind, search: searchOutcome.get(c.id) ?? 'not run', recheck: verdict.outcome, message: verdict.message });
+      const judged = judge(c, result, report.compileError, invariants);
+      if (judged.verdict === 'pass') passed++;
+      else differing.push({ caseId: c.id, kind: c.kind, search: searchVerdict.get(c.id) ?? 'not run', recheck: judged.verdict, message: judged.message });
     });
   } finally {
     await pool.close();
   }
   const known = new Set(p.cases.map((c) => c.id));
   for (const t of p.winner.trials) {
-    if (!known.has(t.caseId)) differing.push({ caseId: t.caseId, kind: 'unknown', search: t.outcome, recheck: 'not re-checked', message: 'the search ran this case; the re-check has no such case' });
+    if (!known.has(t.caseId)) differing.push({ caseId: t.caseId, kind: 'unknown', search: t.verdict, recheck: 'not re-checked', message: 'the search ran this case; the re-check has no such case' });
   }
   return { refused: differing.length > 0, passed, total: p.cases.length, differing, hostPid, ms: performance.now() - started };
 }
 
-function judge(c: Case, result: TrialResult | undefined, compileError: TrialError | undefined, invariants: ReturnType<typeof deriveInvariants>): { outcome: TrialOutcome; message?: string } {
-  if (compileError) return { outcome: 'threw', message: `does not compile: ${compileError.name}: ${compileError.message}` };
-  if (!result) return { outcome: 'crashed', message: 'no result from the sandbox' };
-  if (result.outcome !== 'pass') return { outcome: result.outcome, message: describeFailure(result) };
+function judge(c: Case, result: TrialResult | undefined, compileError: TrialError | undefined, invariants: ReturnType<typeof deriveInvariants>): { verdict: TrialVerdict; message?: string } {
+  if (compileError) return { verdict: 'threw', message: `does not compile: ${compileError.name}: ${compileError.message}` };
+  if (!result) return { verdict: 'crashed', message: 'no result from the sandbox' };
+  if (result.verdict !== 'pass') return { verdict: result.verdict, message: describeFailure(result) };
   // The search judged failing inputs by the same invariants (a result of a kind never seen, NaN).
   const why = c.check === 'no-throw' ? invariantViolation(invariants, result) : undefined;
-  return why ? { outcome: 'wrong-result', message: why } : { outcome: 'pass' };
+  return why ? { verdict: 'wrong-result', message: why } : { verdict: 'pass' };
 }

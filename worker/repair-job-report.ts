@@ -44,7 +44,7 @@ export function buildJobReport(fingerprint: string, round: number, result: Repai
     trials: result.trials,
     ms: Math.round(result.ms),
     firstPlausibleMs: result.firstPlausibleMs === undefined ? undefined : Math.round(result.firstPlausibleMs),
-    cases: { total: result.baseline.results.length, failing: result.baseline.results.filter((r) => r.outcome !== 'pass').length },
+    cases: { total: result.baseline.results.length, failing: result.baseline.results.filter((r) => r.verdict !== 'pass').length },
     oracle: result.oracle,
     knownGood: result.knownGood,
     warnings: result.warnings,

@@ -89,7 +89,7 @@ export async function sandboxFigures(log: (s: string) => void): Promise<PerfRow[
   let h = 0;
   const hardened = async () => {
     const r = await judged.run({ block: candidate(h++), cases: [CASE] }, DEFAULT_LIMITS);
-    if (r.results[0]?.outcome !== 'pass') throw new Error('hardened candidate did not pass');
+    if (r.results[0]?.verdict !== 'pass') throw new Error('hardened candidate did not pass');
   };
   await timeFor(300, unhardened);
   await timeFor(300, hardened);
@@ -111,7 +111,7 @@ export async function sandboxFigures(log: (s: string) => void): Promise<PerfRow[
     const lanes = Array.from({ length: cores * 2 }, async () => {
       while (performance.now() - t0 < ms) {
         const report = await pool.run(request());
-        if (report.results[0]?.outcome === 'pass') passed++;
+        if (report.results[0]?.verdict === 'pass') passed++;
       }
     });
     await Promise.all(lanes);

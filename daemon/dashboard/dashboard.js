@@ -450,16 +450,16 @@ function renderCandidate(fp, round, c, winner) {
     el('span', { className: 'mono' }, c.generator), ' ',
     el('span', null, c.description), ' ',
     el('span', { className: 'hint' }, `· ${c.passed}/${c.total} cases · edit ${c.editSize}${c.score !== undefined ? ` · score ${fixed(c.score)}` : ''} · ${Math.round(c.ms)} ms`));
-  const trialRows = (c.trials || []).map((t) => el('tr', { className: t.outcome === 'pass' ? '' : 'trial-bad' },
+  const trialRows = (c.trials || []).map((t) => el('tr', { className: t.verdict === 'pass' ? '' : 'trial-bad' },
     el('td', { className: 'mono small' }, t.caseId),
-    el('td', null, badge(t.outcome)),
+    el('td', null, badge(t.verdict)),
     el('td', { className: 'num' }, String(Math.round(t.ms * 10) / 10)),
     el('td', null, el('code', { className: 'value' }, t.error ? `${t.error.name}: ${t.error.message}` : t.actual !== undefined ? preview(t.actual, 200) : ''))));
   return details(`cand:${fp}:${round}:${c.rank}`, head,
     el('div', { className: 'cand-body' },
       c.diff ? diffView(c.diff) : empty('no diff'),
       c.compileError ? el('p', { className: 'bad-text mono small' }, preview(c.compileError, 400)) : null,
-      trialRows.length ? table(['case', 'outcome', 'ms', 'result / error'], trialRows, 'trials') : empty('no trial run')));
+      trialRows.length ? table(['case', 'verdict', 'ms', 'result / error'], trialRows, 'trials') : empty('no trial run')));
 }
 
 function diffView(diff) {

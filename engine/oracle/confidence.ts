@@ -145,14 +145,14 @@ const NO_ANSWER_OF_THE_KIND = 'throws, or answers unlike every known-good call';
  */
 function answerOf(r: TrialResult | undefined, args: readonly Encoded[], profile?: AnswerProfile): string | undefined {
   if (!r) return undefined;
-  if (profile && (r.outcome === 'threw' || (r.outcome === 'pass' && offKind(profile, r.actual) !== undefined))) return NO_ANSWER_OF_THE_KIND;
-  if (r.outcome === 'pass') {
+  if (profile && (r.verdict === 'threw' || (r.verdict === 'pass' && offKind(profile, r.actual) !== undefined))) return NO_ANSWER_OF_THE_KIND;
+  if (r.verdict === 'pass') {
     const value = JSON.stringify(r.actual === undefined ? { $t: 'undefined' } : r.actual);
     const after = r.actualArgsAfter ? JSON.stringify(r.actualArgsAfter) : undefined;
     return after !== undefined && after !== JSON.stringify(args) ? `${value} (arguments after: ${after})` : value;
   }
-  if (r.outcome === 'threw') return `throws ${r.error?.name ?? 'Error'}`;
-  if (r.outcome === 'wrong-result') return `wrong result ${JSON.stringify(r.actual)}`;
+  if (r.verdict === 'threw') return `throws ${r.error?.name ?? 'Error'}`;
+  if (r.verdict === 'wrong-result') return `wrong result ${JSON.stringify(r.actual)}`;
   return undefined;
 }
 

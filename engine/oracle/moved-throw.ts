@@ -22,7 +22,7 @@ export class MovedThrows {
   consider(candidate: CandidateReport): void {
     if (candidate.suspect || candidate.status !== 'failed') return;
     const last = candidate.trials.at(-1);
-    if (!last || last.outcome !== 'threw' || !last.error || !this.originalErrors.has(last.caseId)) return;
+    if (!last || last.verdict !== 'threw' || !last.error || !this.originalErrors.has(last.caseId)) return;
     const before = this.originalErrors.get(last.caseId);
     if (before && before.name === last.error.name && before.message === last.error.message) return;
     this.#kept.push({ candidate, error: last.error });

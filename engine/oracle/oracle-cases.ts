@@ -112,12 +112,12 @@ export async function oracleCases(
     const tried = probes.filter((p) => p.input === i).map((p) => ({ ...p, result: byId.get(p.probe.id) }));
     // An answer of a kind no known-good call gets (`for undefined` where every known-good subject names
     // someone; scoring/answer-kinds.ts) is the bug showing on another input, not behaviour to keep.
-    const kept = tried.find((t) => t.result?.outcome === 'pass' && !invariantViolation(invariants, t.result) && !(profile && offKind(profile, t.result.actual)));
+    const kept = tried.find((t) => t.result?.verdict === 'pass' && !invariantViolation(invariants, t.result) && !(profile && offKind(profile, t.result.actual)));
     if (!kept) {
-      const outcomes = tried.map((t) => t.result?.outcome);
-      if (outcomes.includes('pass')) report.misbehaved++;
-      else if (outcomes.includes('threw') || outcomes.includes('wrong-result')) report.originalThrew++;
-      else if (outcomes.includes('replay-miss')) report.replayMisses++;
+      const verdicts = tried.map((t) => t.result?.verdict);
+      if (verdicts.includes('pass')) report.misbehaved++;
+      else if (verdicts.includes('threw') || verdicts.includes('wrong-result')) report.originalThrew++;
+      else if (verdicts.includes('replay-miss')) report.replayMisses++;
       else report.limits++;
       return;
     }
@@ -139,7 +139,7 @@ export async function oracleCases(
   const knownGood = cases.filter((c) => !failingIds.has(c.id));
   const again = await pool.run({ block, cases: [...knownGood, ...answered], limits });
   trials += again.results.length;
-  const passed = new Map(again.results.filter((r) => r.outcome === 'pass').map((r) => [r.caseId, r]));
+  const passed = new Map(again.results.filter((r) => r.verdict === 'pass').map((r) => [r.caseId, r]));
   const kept = answered.filter((c) => passed.has(c.id));
   report.unstable = answered.length - kept.length;
   report.cases = kept.length;

@@ -14,12 +14,12 @@ export async function runBaseline(pool: SandboxPool, block: Block, cases: Case[]
   const probeMs = Math.min(limits.cpuMs, 200);
   const probe = await pool.run({ block, cases, limits: { ...limits, cpuMs: probeMs, wallMs: Math.min(limits.wallMs, probeMs * 2) } });
   let trials = probe.results.length;
-  const timedOut = probe.results.filter((r) => r.outcome === 'timeout').map((r) => r.caseId);
+  const timedOut = probe.results.filter((r) => r.verdict === 'timeout').map((r) => r.caseId);
   if (timedOut.length === 0 || probeMs === limits.cpuMs) return { ...probe, trials };
   const first = cases.filter((c) => c.id === timedOut[0]);
   const check = await pool.run({ block, cases: first, limits });
   trials += check.results.length;
-  if (check.results[0]?.outcome === 'timeout') {
+  if (check.results[0]?.verdict === 'timeout') {
     return { ...probe, results: probe.results.map((r) => (r.caseId === timedOut[0] ? check.results[0] : r)), trials };
   }
   const full = await pool.run({ block, cases: cases.filter((c) => timedOut.includes(c.id)), limits });

@@ -19,7 +19,7 @@
  * How a verdict stays out of the candidate's reach:
  * - the harness and codec live in the start compartment, whose intrinsics lockdown froze, so no
  *   accessor on a prototype, replaced method or shadowed global reaches the code that encodes
- *   the result or decides the outcome;
+ *   the result or decides the verdict;
  * - a result is read once, by the codec, into data: that copy is what the host compares, as it is
  *   what an app gets from a patch in the SDK (getters, toJSON, Symbol.toPrimitive, valueOf and
  *   thenables give the judge what they would give the app);

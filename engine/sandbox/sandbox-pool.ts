@@ -27,7 +27,7 @@ export interface SandboxPoolOptions {
 }
 
 export interface SandboxPoolStats {
-  /** Cases reported (every outcome, crashed included). */
+  /** Cases reported (every verdict, crashed included). */
   trials: number;
   /** Requests answered. */
   requests: number;
@@ -325,12 +325,12 @@ export class SandboxPool {
   #crashReport(job: Job, error: TrialError): TrialReport {
     const now = performance.now();
     const results = [...job.results];
-    const stoppedEarly = job.request.stopOnFirstFailure && results.some((r) => r.outcome !== 'pass');
+    const stoppedEarly = job.request.stopOnFirstFailure && results.some((r) => r.verdict !== 'pass');
     if (!stoppedEarly) {
       let first = true;
       // Results arrive in case order, so the unfinished cases are the tail.
       for (const c of job.request.cases.slice(results.length)) {
-        results.push({ caseId: c.id, outcome: 'crashed', ms: first ? now - job.caseStarted : 0, error });
+        results.push({ caseId: c.id, verdict: 'crashed', ms: first ? now - job.caseStarted : 0, error });
         first = false;
         if (job.request.stopOnFirstFailure) break;
       }

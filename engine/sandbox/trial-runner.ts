@@ -81,7 +81,7 @@ interface Realm extends IsolateRealm {
   drop: ivm.Reference<() => void>;
 }
 
-type PrepareResult = { ok: true; realm: Realm } | { ok: false; error: TrialError; outcome: 'threw' | 'timeout' | 'memory' };
+type PrepareResult = { ok: true; realm: Realm } | { ok: false; error: TrialError; verdict: 'threw' | 'timeout' | 'memory' };
 
 /** What the harness hands back for one case. */
 interface HarnessResult {
@@ -162,7 +162,7 @@ export class TrialRunner {
     try {
       const first = this.#prepare(block, limits, names, coverage, firstWorld);
       if (!first.ok) {
-        if (first.outcome !== 'threw') tainted = true;
+        if (first.verdict !== 'threw') tainted = true;
         return { compileError: first.error, results, ms: performance.now() - started };
       }
       realm = first.realm;
@@ -172,7 +172,7 @@ export class TrialRunner {
           // The isolate was replaced (memory blow-up or stuck code): rebuild the candidate in a new one.
           const again = this.#prepare(block, limits, names, coverage, firstWorld);
           if (!again.ok) {
-            const r: TrialResult = { caseId: c.id, outcome: again.outcome === 'threw' ? 'crashed' : again.outcome, ms: 0, error: again.error };
+            const r: TrialResult = { caseId: c.id, verdict: again.verdict === 'threw' ? 'crashed' : again.verdict, ms: 0, error: again.error };
             results.push(r);
             unsent = r;
             if (request.stopOnFirstFailure) break;
@@ -182,7 +182,7 @@ export class TrialRunner {
         }
         const world = worlds.get(c);
         if (world instanceof WorldError) {
-          const r: TrialResult = { caseId: c.id, outcome: 'crashed', ms: 0, error: { name: world.name, message: world.message } };
+          const r: TrialResult = { caseId: c.id, verdict: 'crashed', ms: 0, error: { name: world.name, message: world.message } };
           results.push(r);
           unsent = r;
           if (request.stopOnFirstFailure) break;
@@ -192,10 +192,10 @@ export class TrialRunner {
         if (lost) realm = null;
         // Code stopped by a limit can leave work behind in the isolate (a queue of ten million
         // promise reactions, a heap near its limit) that would land on the next candidate.
-        if (result.outcome === 'timeout' || result.outcome === 'memory') tainted = true;
+        if (result.verdict === 'timeout' || result.verdict === 'memory') tainted = true;
         results.push(result);
         unsent = result;
-        if (request.stopOnFirstFailure && result.outcome !== 'pass') break;
+        if (request.stopOnFirstFailure && result.verdict !== 'pass') break;
       }
       return { results, ms: performance.now() - started };
     } catch (error) {
@@ -254,14 +254,14 @@ export class TrialRunner {
     const loaded = settleSync(() => realm.load.applySync(undefined, [loadJson], { timeout: syncTimeout, result: { copy: true } }));
     if (loaded.kind !== 'value') {
       const problem = this.#classifyFailureSync(loaded, limits);
-      return { ok: false, outcome: problem.outcome === 'crashed' ? 'threw' : problem.outcome, error: withOffset(withStackPosition(problem.error), block.source) };
+      return { ok: false, verdict: problem.verdict === 'crashed' ? 'threw' : problem.verdict, error: withOffset(withStackPosition(problem.error), block.source) };
     }
     const answer = JSON.parse(String(loaded.value)) as { ok: boolean; error?: TrialError & { sesRejection?: boolean } };
     if (answer.ok) return { ok: true, realm };
     const error = answer.error ?? { name: 'EntryNotFound', message: 'entry not found' };
-    if (error.name === 'SyntaxError' && !error.sesRejection) return { ok: false, outcome: 'threw', error: this.#syntaxError(block, entryless, error) };
+    if (error.name === 'SyntaxError' && !error.sesRejection) return { ok: false, verdict: 'threw', error: this.#syntaxError(block, entryless, error) };
     delete error.sesRejection;
-    return { ok: false, outcome: 'threw', error: withOffset(error, block.source) };
+    return { ok: false, verdict: 'threw', error: withOffset(error, block.source) };
   }
 
   /** V8's position of a syntax error: compile (never run) the block as strict code on its own. */
@@ -306,8 +306,8 @@ export class TrialRunner {
       const problem = await this.#classifyFailure(settled, realm.context, limits);
       const ms = performance.now() - started;
       // A rejection nobody handled surfaces as the call's own error, with the sandbox frames in its stack.
-      const error = problem.outcome === 'threw' ? withOffset(withStackPosition(problem.error), block.source) : problem.error;
-      return { result: { caseId: c.id, outcome: problem.outcome, ms, error }, lost: problem.lost };
+      const error = problem.verdict === 'threw' ? withOffset(withStackPosition(problem.error), block.source) : problem.error;
+      return { result: { caseId: c.id, verdict: problem.verdict, ms, error }, lost: problem.lost };
     }
     const text = String(settled.value);
     const ms = performance.now() - started;
@@ -318,18 +318,18 @@ export class TrialRunner {
   }
 
   /** A synchronous call that threw: limits, a disposed isolate, or the candidate's own error. */
-  #classifyFailureSync(settled: Settled<unknown>, limits: SandboxLimits): { outcome: 'threw' | 'timeout' | 'memory' | 'crashed'; error: TrialError } {
+  #classifyFailureSync(settled: Settled<unknown>, limits: SandboxLimits): { verdict: 'threw' | 'timeout' | 'memory' | 'crashed'; error: TrialError } {
     const e = settled.kind === 'error' ? settled.error : undefined;
     const message = e instanceof Error ? e.message : String(e);
     const failure = this.#slot.failed(e);
-    if (failure === 'memory') return { outcome: 'memory', error: { name: 'MemoryLimitError', message: `memory limit of ${limits.memoryMb} MB exceeded` } };
-    if (failure === 'disposed') return { outcome: 'crashed', error: { name: 'IsolateDisposed', message } };
-    if (failure === 'timeout') return { outcome: 'timeout', error: { name: 'TimeoutError', message: `CPU limit of ${limits.cpuMs} ms exceeded` } };
-    return { outcome: 'threw', error: e instanceof Error ? { name: e.name, message: e.message, stack: e.stack } : { name: 'Error', message } };
+    if (failure === 'memory') return { verdict: 'memory', error: { name: 'MemoryLimitError', message: `memory limit of ${limits.memoryMb} MB exceeded` } };
+    if (failure === 'disposed') return { verdict: 'crashed', error: { name: 'IsolateDisposed', message } };
+    if (failure === 'timeout') return { verdict: 'timeout', error: { name: 'TimeoutError', message: `CPU limit of ${limits.cpuMs} ms exceeded` } };
+    return { verdict: 'threw', error: e instanceof Error ? { name: e.name, message: e.message, stack: e.stack } : { name: 'Error', message } };
   }
 
   /**
-   * Turn a rejected or wall-expired call into an outcome. On a wall-clock expiry, probe the
+   * Turn a rejected or wall-expired call into a verdict. On a wall-clock expiry, probe the
    * isolate: code still running (CPU limit above the wall limit) means it is stuck for us, so
    * the isolate is disposed and the caller starts over in a new one.
    */
@@ -337,7 +337,7 @@ export class TrialRunner {
     settled: Settled<unknown>,
     context: ivm.Context,
     limits: SandboxLimits,
-  ): Promise<{ outcome: 'threw' | 'timeout' | 'memory' | 'crashed'; error: TrialError; lost: boolean }> {
+  ): Promise<{ verdict: 'threw' | 'timeout' | 'memory' | 'crashed'; error: TrialError; lost: boolean }> {
     const iso = this.#slot.isolate;
     if (settled.kind === 'wall') {
       let stuck = iso === null || iso.isDisposed;
@@ -347,7 +347,7 @@ export class TrialRunner {
       }
       if (stuck) this.#dropIsolate();
       return {
-        outcome: 'timeout',
+        verdict: 'timeout',
         error: {
           name: 'TimeoutError',
           message: stuck
@@ -358,7 +358,7 @@ export class TrialRunner {
       };
     }
     const problem = this.#classifyFailureSync(settled, limits);
-    return { ...problem, lost: problem.outcome === 'memory' || problem.outcome === 'crashed' };
+    return { ...problem, lost: problem.verdict === 'memory' || problem.verdict === 'crashed' };
   }
 }
 
@@ -366,7 +366,7 @@ function tooLarge(caseId: string, ms: number, bytes: number, limits: SandboxLimi
   // A result over the output limit is a resource-limit violation, reported like memory.
   return {
     caseId,
-    outcome: 'memory',
+    verdict: 'memory',
     ms,
     error: { name: 'ResultTooLarge', message: `encoded result of ${bytes} bytes exceeds maxResultBytes (${limits.maxResultBytes})` },
   };
@@ -396,23 +396,23 @@ function caseWorlds(block: Block, cases: readonly Case[]): Map<Case, ReplayPaylo
 
 function judge(c: Case, r: HarnessResult, source: string, ms: number, limits: SandboxLimits): TrialResult {
   if (r.status === 'too-large') return tooLarge(c.id, ms, r.bytes ?? 0, limits);
-  const base: TrialResult = { caseId: c.id, outcome: 'pass', ms };
+  const base: TrialResult = { caseId: c.id, verdict: 'pass', ms };
   if (r.covered) base.covered = r.covered;
   if (r.awaited) base.awaited = true;
   if (c.world && r.world) {
     base.world = trialWorld(r.world);
     // A call the log cannot answer decides the case whatever the candidate did next (caught it or not).
     const calls = callVerdict(c, c.world, r.world, r.status === 'returned' && !r.thenable);
-    if (calls) return { ...base, outcome: calls.outcome, error: calls.error, ...(r.actual !== undefined ? { actual: r.actual } : {}) };
+    if (calls) return { ...base, verdict: calls.verdict, error: calls.error, ...(r.actual !== undefined ? { actual: r.actual } : {}) };
   }
   if (r.thenable) {
-    return { ...base, outcome: 'wrong-result', error: { name: 'AsyncAnswer', message: 'returned a thenable where the block answers synchronously' } };
+    return { ...base, verdict: 'wrong-result', error: { name: 'AsyncAnswer', message: 'returned a thenable where the block answers synchronously' } };
   }
   if (r.status === 'threw') {
-    return { ...base, outcome: 'threw', error: withOffset(r.error ?? { name: 'Error', message: '' }, source) };
+    return { ...base, verdict: 'threw', error: withOffset(r.error ?? { name: 'Error', message: '' }, source) };
   }
   const effects = c.world ? effectsVerdict(c.world, r.world) : undefined;
-  if (effects) return { ...base, outcome: 'wrong-result', actual: r.actual, error: { name: 'EffectMismatch', message: effects } };
+  if (effects) return { ...base, verdict: 'wrong-result', actual: r.actual, error: { name: 'EffectMismatch', message: effects } };
   if (c.check === 'no-throw') return { ...base, actual: r.actual, actualArgsAfter: r.argsAfter };
   if (c.check !== 'value') return base;
   const expected = normaliseSnapshot(c.expect === undefined ? { $t: 'undefined' } : c.expect);
@@ -424,7 +424,7 @@ function judge(c: Case, r: HarnessResult, source: string, ms: number, limits: Sa
     if (after.length !== c.argsAfter.length) ok = false;
     for (let i = 0; ok && i < c.argsAfter.length; i++) ok = snapshotEqual(after[i], normaliseSnapshot(c.argsAfter[i]));
   }
-  result.outcome = ok ? 'pass' : 'wrong-result';
+  result.verdict = ok ? 'pass' : 'wrong-result';
   return result;
 }
 

@@ -12,11 +12,11 @@
  *   named in the message;
  * - a case expecting only "no throw" (a failure: `calls` is what the original did before it threw)
  *   holds the candidate to the log as far as its calls go. A call the log cannot answer leaves the
- *   case unverifiable: outcome `replay-miss`, which never passes.
+ *   case unverifiable: verdict `replay-miss`, which never passes.
  * Either way the miss is recorded by the harness, out of the candidate's reach: catching the error
  * the replayer throws does not hide it.
  */
-import type { Case, Encoded, TrialError, TrialOutcome, TrialWorld } from '../../core/types.ts';
+import type { Case, Encoded, TrialError, TrialVerdict, TrialWorld } from '../../core/types.ts';
 import type { CallWorld, DependencyCall } from '../../core/world.ts';
 import { REPLAY_MISS } from '../../core/world.ts';
 import { normaliseSnapshot, snapshotEqual } from '../../core/snapshot.ts';
@@ -60,16 +60,16 @@ export class WorldError extends Error {
   override name = 'WorldError';
 }
 
-const helperVerdicts = new Map<string, boolean>();
+const pureBySource = new Map<string, boolean>();
 
 function pureHelper(source: string): boolean {
-  let verdict = helperVerdicts.get(source);
-  if (verdict === undefined) {
-    verdict = isPureHelperSource(source);
-    if (helperVerdicts.size >= 1024) helperVerdicts.clear();
-    helperVerdicts.set(source, verdict);
+  let pure = pureBySource.get(source);
+  if (pure === undefined) {
+    pure = isPureHelperSource(source);
+    if (pureBySource.size >= 1024) pureBySource.clear();
+    pureBySource.set(source, pure);
   }
-  return verdict;
+  return pure;
 }
 
 /**
@@ -145,9 +145,9 @@ export function describeCall(path: string, args: readonly Encoded[]): string {
 /**
  * The verdict of a case's calls, before its answer is looked at, or undefined when the calls are
  * as the case expects. `returned`: the candidate answered (a left-out call only counts then: a
- * throw is its own outcome).
+ * throw is its own verdict).
  */
-export function callVerdict(c: Case, world: CallWorld, w: HarnessWorld | undefined, returned: boolean): { outcome: TrialOutcome; error: TrialError } | undefined {
+export function callVerdict(c: Case, world: CallWorld, w: HarnessWorld | undefined, returned: boolean): { verdict: TrialVerdict; error: TrialError } | undefined {
   if (w === undefined) return undefined;
   const expected = comparedCalls(world);
   const exact = c.check !== 'no-throw';
@@ -156,15 +156,15 @@ export function callVerdict(c: Case, world: CallWorld, w: HarnessWorld | undefin
     const logged = expected[w.miss.at];
     if (exact) {
       const instead = logged ? `where the original called ${describeCall(logged.path, logged.args)}` : `after the original's last call (${expected.length} call${expected.length === 1 ? '' : 's'})`;
-      return { outcome: 'wrong-result', error: { name: 'CallMismatch', message: `call ${w.miss.at + 1}: called ${made} ${instead}` } };
+      return { verdict: 'wrong-result', error: { name: 'CallMismatch', message: `call ${w.miss.at + 1}: called ${made} ${instead}` } };
     }
     const why = logged ? `the log has ${describeCall(logged.path, logged.args)} there` : `the log ends after ${expected.length} call${expected.length === 1 ? '' : 's'}`;
-    return { outcome: REPLAY_MISS, error: { name: 'ReplayMiss', message: `unverifiable: call ${w.miss.at + 1}, ${made}, cannot be answered from the recorded calls (${why})` } };
+    return { verdict: REPLAY_MISS, error: { name: 'ReplayMiss', message: `unverifiable: call ${w.miss.at + 1}, ${made}, cannot be answered from the recorded calls (${why})` } };
   }
   if (exact && returned && w.calls < expected.length) {
     const left = expected[w.calls];
     return {
-      outcome: 'wrong-result',
+      verdict: 'wrong-result',
       error: { name: 'CallMismatch', message: `did not call ${describeCall(left.path, left.args)} (call ${w.calls + 1} of ${expected.length} in the original)` },
     };
   }

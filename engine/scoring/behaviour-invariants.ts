@@ -34,7 +34,7 @@ export function deriveInvariants(cases: Case[]): BehaviourInvariants {
 
 /** Why a passing no-throw trial breaks the invariants, or undefined when it keeps them. */
 export function invariantViolation(inv: BehaviourInvariants, trial: TrialResult): string | undefined {
-  if (trial.outcome !== 'pass' || trial.actual === undefined) return undefined;
+  if (trial.verdict !== 'pass' || trial.actual === undefined) return undefined;
   if (inv.returnKinds.size > 0) {
     const kind = kindOf(trial.actual);
     if (!inv.returnKinds.has(kind)) return `returned ${kind} where known-good calls return ${[...inv.returnKinds].join(' or ')}`;

@@ -20,7 +20,7 @@ export function createSandboxScriptRunner(options: SandboxScriptRunnerOptions = 
       block: { source, entry },
       cases: [{ id: 'script', kind: 'test', check: 'script', script }],
     });
-    return !report.compileError && report.results.length === 1 && report.results[0]!.outcome === 'pass';
+    return !report.compileError && report.results.length === 1 && report.results[0]!.verdict === 'pass';
   };
   return { run, close: async () => void (await pool.close()) };
 }

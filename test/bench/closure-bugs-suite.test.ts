@@ -30,13 +30,13 @@ describe('closure-bugs suite', () => {
       const original = await runner.run({ block: bug.block, cases: bug.cases }, LIMITS);
       for (const [i, r] of original.results.entries()) {
         const recorded = bug.cases[i].kind === 'recorded';
-        assert.equal(r.outcome === 'pass', recorded, `${bug.id} buggy ${r.caseId}: ${r.outcome} ${r.error?.message ?? ''}`);
+        assert.equal(r.verdict === 'pass', recorded, `${bug.id} buggy ${r.caseId}: ${r.verdict} ${r.error?.message ?? ''}`);
       }
       const fixed = await runner.run({ block: { ...bug.block, source: await readFile(bug.fixedPath!, 'utf8') }, cases: [...bug.cases, ...bug.hidden] }, LIMITS);
       for (const r of fixed.results) {
         // One bug is unverifiable by design: its fix makes a call on the failing input that no log has.
         const expected = bug.id === 'recommendations-new-user' && r.caseId === 'visible-0' ? 'replay-miss' : 'pass';
-        assert.equal(r.outcome, expected, `${bug.id} fixed ${r.caseId}: ${r.error?.message ?? ''}`);
+        assert.equal(r.verdict, expected, `${bug.id} fixed ${r.caseId}: ${r.error?.message ?? ''}`);
       }
     }
   });

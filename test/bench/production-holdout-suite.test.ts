@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { loadSuite } from '../../suite/suite-loader.ts';
 import { SandboxPool } from '../../engine/sandbox/sandbox-pool.ts';
-import { suiteOutcomes } from '../../testkit/suite-outcomes.ts';
+import { suiteTrials } from '../../testkit/suite-trials.ts';
 
 const SUITE = fileURLToPath(new URL('../../bench/suites/production-holdout/', import.meta.url));
 
@@ -41,19 +41,19 @@ describe('production-holdout suite', () => {
   it('buggy.js fails a visible case and passes its recorded calls; fixed.js passes every visible and hidden case', async () => {
     const suite = await loadSuite(SUITE);
     for (const bug of suite.bugs) {
-      const buggy = await suiteOutcomes(pool, bug, bug.block.source, bug.cases);
+      const buggy = await suiteTrials(pool, bug, bug.block.source, bug.cases);
       assert.ok(
-        bug.cases.some((c) => buggy.get(c.id)?.outcome !== 'pass'),
+        bug.cases.some((c) => buggy.get(c.id)?.verdict !== 'pass'),
         `${bug.id}: buggy.js fails no visible case`,
       );
       for (const c of bug.cases.filter((c) => c.kind === 'recorded')) {
         const r = buggy.get(c.id);
-        assert.equal(r?.outcome, 'pass', `${bug.id} ${c.id}: a recorded call must pass on buggy.js (${r?.error?.message ?? ''})`);
+        assert.equal(r?.verdict, 'pass', `${bug.id} ${c.id}: a recorded call must pass on buggy.js (${r?.error?.message ?? ''})`);
       }
-      const fixed = await suiteOutcomes(pool, bug, await readFile(bug.fixedPath!, 'utf8'), [...bug.cases, ...bug.hidden]);
+      const fixed = await suiteTrials(pool, bug, await readFile(bug.fixedPath!, 'utf8'), [...bug.cases, ...bug.hidden]);
       for (const c of [...bug.cases, ...bug.hidden]) {
         const r = fixed.get(c.id);
-        assert.equal(r?.outcome, 'pass', `${bug.id} ${c.id} on fixed.js: ${r?.outcome} ${r?.error?.message ?? JSON.stringify(r?.actual)}`);
+        assert.equal(r?.verdict, 'pass', `${bug.id} ${c.id} on fixed.js: ${r?.verdict} ${r?.error?.message ?? JSON.stringify(r?.actual)}`);
       }
     }
   });

@@ -13,7 +13,7 @@ import type { Case } from '../../core/types.ts';
 import { importHumanEvalFix } from '../../suite/import/humanevalfix.ts';
 import { loadSuite, type SuiteBug } from '../../suite/suite-loader.ts';
 import { SandboxPool } from '../../engine/sandbox/sandbox-pool.ts';
-import { suiteOutcomes } from '../../testkit/suite-outcomes.ts';
+import { suiteTrials } from '../../testkit/suite-trials.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const suitesDir = path.join(root, 'bench/suites');
@@ -27,22 +27,22 @@ describe('committed suites in the real sandbox', () => {
     await pool?.close();
   });
 
-  const outcomes = (source: string, bug: SuiteBug, cases: Case[]) => suiteOutcomes(pool, bug, source, cases);
+  const trials = (source: string, bug: SuiteBug, cases: Case[]) => suiteTrials(pool, bug, source, cases);
 
   it('runtime-failures: buggy fails a visible case, its recorded cases pass; fixed passes everything', async () => {
     const suite = await loadSuite(path.join(suitesDir, 'runtime-failures'));
     for (const bug of suite.bugs) {
-      const buggy = await outcomes(bug.block.source, bug, bug.cases);
-      const failing = bug.cases.filter((c) => buggy.get(c.id)?.outcome !== 'pass');
+      const buggy = await trials(bug.block.source, bug, bug.cases);
+      const failing = bug.cases.filter((c) => buggy.get(c.id)?.verdict !== 'pass');
       assert.ok(failing.length > 0, `${bug.id}: buggy.js fails no visible case`);
       for (const c of bug.cases.filter((c) => c.kind === 'recorded')) {
-        assert.equal(buggy.get(c.id)?.outcome, 'pass', `${bug.id} ${c.id}: a recorded call must pass on buggy.js`);
+        assert.equal(buggy.get(c.id)?.verdict, 'pass', `${bug.id} ${c.id}: a recorded call must pass on buggy.js`);
       }
       const fixedSource = await readFile(bug.fixedPath!, 'utf8');
-      const fixed = await outcomes(fixedSource, bug, [...bug.cases, ...bug.hidden]);
+      const fixed = await trials(fixedSource, bug, [...bug.cases, ...bug.hidden]);
       for (const c of [...bug.cases, ...bug.hidden]) {
         const r = fixed.get(c.id);
-        assert.equal(r?.outcome, 'pass', `${bug.id} ${c.id} on fixed.js: ${r?.outcome} ${r?.error?.message ?? JSON.stringify(r?.actual)}`);
+        assert.equal(r?.verdict, 'pass', `${bug.id} ${c.id} on fixed.js: ${r?.verdict} ${r?.error?.message ?? JSON.stringify(r?.actual)}`);
       }
     }
   });
@@ -71,10 +71,10 @@ function ${bug.entry}(...args) {
 }`;
       // The special case does "fix" the visible failure (unless argument state is checked too),
       // so only the hidden cases can tell it apart.
-      if (!failure.argsAfter) assert.equal((await outcomes(special, bug, [failure])).get(failure.id)?.outcome, 'pass', `${bug.id}: special-case patch`);
+      if (!failure.argsAfter) assert.equal((await trials(special, bug, [failure])).get(failure.id)?.verdict, 'pass', `${bug.id}: special-case patch`);
       for (const [name, source] of [['swallow', swallow], ['special-case', special]] as const) {
-        const hidden = await outcomes(source, bug, bug.hidden);
-        assert.ok(bug.hidden.some((c) => hidden.get(c.id)?.outcome !== 'pass'), `${bug.id}: the ${name} patch passes every hidden case`);
+        const hidden = await trials(source, bug, bug.hidden);
+        assert.ok(bug.hidden.some((c) => hidden.get(c.id)?.verdict !== 'pass'), `${bug.id}: the ${name} patch passes every hidden case`);
       }
     }
   });
@@ -86,13 +86,13 @@ function ${bug.entry}(...args) {
     assert.ok(sample.length >= 15);
     for (const bug of sample) {
       const fixedSource = await readFile(bug.fixedPath!, 'utf8');
-      const fixed = await outcomes(fixedSource, bug, [...bug.cases, ...bug.hidden]);
+      const fixed = await trials(fixedSource, bug, [...bug.cases, ...bug.hidden]);
       for (const c of [...bug.cases, ...bug.hidden]) {
         const r = fixed.get(c.id);
-        assert.equal(r?.outcome, 'pass', `${bug.id} ${c.id} on fixed.js: ${r?.outcome} ${r?.error?.message ?? ''}`);
+        assert.equal(r?.verdict, 'pass', `${bug.id} ${c.id} on fixed.js: ${r?.verdict} ${r?.error?.message ?? ''}`);
       }
-      const buggy = await outcomes(bug.block.source, bug, bug.cases);
-      assert.ok(bug.cases.some((c) => buggy.get(c.id)?.outcome !== 'pass'), `${bug.id}: buggy fails no visible case`);
+      const buggy = await trials(bug.block.source, bug, bug.cases);
+      assert.ok(bug.cases.some((c) => buggy.get(c.id)?.verdict !== 'pass'), `${bug.id}: buggy fails no visible case`);
     }
   });
 

@@ -36,7 +36,7 @@ test('the vocabulary defines each word once', () => {
   const words = [...section.matchAll(/^\| \*\*([^*]+)\*\*/gm)].map((x) => x[1]);
   assert.ok(words.length >= 20, `${words.length} words`);
   assert.equal(new Set(words).size, words.length, `a word defined twice: ${words}`);
-  for (const w of ['snapshot', 'case', 'trial', 'candidate', 'plausible', 'patch', 'mode', 'grant', 'evidence', 'round', 'bug', 'block']) {
+  for (const w of ['snapshot', 'case', 'trial', 'verdict', 'outcome report', 'candidate', 'plausible', 'patch', 'mode', 'grant', 'evidence', 'round', 'bug', 'block']) {
     assert.ok(words.includes(w), `${w} is defined`);
   }
 });

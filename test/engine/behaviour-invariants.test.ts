@@ -20,13 +20,13 @@ test('kinds of encoded values', () => {
 
 test('a no-throw pass must return a known kind with the keys every known-good object has, and no NaN', () => {
   const inv = deriveInvariants(recorded);
-  const pass = (actual: unknown, actualArgsAfter?: unknown[]) => ({ caseId: 'f0', outcome: 'pass' as const, ms: 1, actual, actualArgsAfter });
+  const pass = (actual: unknown, actualArgsAfter?: unknown[]) => ({ caseId: 'f0', verdict: 'pass' as const, ms: 1, actual, actualArgsAfter });
   assert.equal(invariantViolation(inv, pass({ id: 3, cents: 1999, extra: true })), undefined);
   assert.match(invariantViolation(inv, pass({ $t: 'undefined' })) ?? '', /returned undefined/);
   assert.match(invariantViolation(inv, pass({})) ?? '', /without id, cents/);
   assert.match(invariantViolation(inv, pass({ id: 3, cents: { $t: 'number', v: 'NaN' } })) ?? '', /NaN/);
   assert.match(invariantViolation(inv, pass({ id: 3, cents: 1 }, [{ health: { $t: 'number', v: 'NaN' } }])) ?? '', /NaN/);
   // Failed trials and blocks without known-good calls are not judged.
-  assert.equal(invariantViolation(inv, { caseId: 'f0', outcome: 'threw', ms: 1 }), undefined);
+  assert.equal(invariantViolation(inv, { caseId: 'f0', verdict: 'threw', ms: 1 }), undefined);
   assert.equal(invariantViolation(deriveInvariants([recorded[2]]), pass({ $t: 'undefined' })), undefined);
 });

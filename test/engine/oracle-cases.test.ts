@@ -91,7 +91,7 @@ describe('the original is the oracle wherever it does not throw', () => {
   async function answers(source: string) {
     const cases: Case[] = withAddress.map((u, i) => ({ id: `u${i}`, kind: 'test', check: 'no-throw', args: [u] }));
     const report = await pool.run({ block: { source }, cases });
-    return report.results.map((r) => (r.outcome === 'pass' ? r.actual : r.outcome));
+    return report.results.map((r) => (r.verdict === 'pass' ? r.actual : r.verdict));
   }
 
   test('no recorded call: the `${user.address}` patch is refused, a winner answers like the original for users with an address', async () => {
@@ -109,7 +109,7 @@ describe('the original is the oracle wherever it does not throw', () => {
     assert.ok(printsObject, 'the `${user.address}` candidate is tried');
     assert.notEqual(printsObject.status, 'plausible');
     assert.match(printsObject.trials.at(-1)!.caseId, /^generated-/);
-    assert.equal(printsObject.trials.at(-1)!.outcome, 'wrong-result');
+    assert.equal(printsObject.trials.at(-1)!.verdict, 'wrong-result');
 
     const expected = await answers(greeting);
     for (const c of result.candidates.filter((c) => c.status === 'plausible')) {

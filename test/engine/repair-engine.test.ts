@@ -30,7 +30,7 @@ describe('repair engine', () => {
     ];
     const events: EngineEvent['type'][] = [];
     const result = await repairBlock({ source: seedSource, description: 'damage' }, cases, { pool, budgetMs: 20_000, onEvent: (e) => events.push(e.type) });
-    assert.equal(result.baseline.results.find((r) => r.caseId === 'failure-0')?.outcome, 'threw');
+    assert.equal(result.baseline.results.find((r) => r.caseId === 'failure-0')?.verdict, 'threw');
     assert.ok(result.plausible, 'a plausible patch is found');
     assert.ok(result.winner);
     assert.equal(result.winner.status, 'plausible');
@@ -39,10 +39,10 @@ describe('repair engine', () => {
     assert.match(result.winner.diff, /^-.*enemy\.stats\.armor/m);
     assert.ok(result.localisation[0].reason === 'throw-site', 'the throw site ranks first');
     // The winner's trial table shows every case passing: the job's three, then the original's answers on generated inputs.
-    assert.deepEqual(result.winner.trials.slice(0, 3).map((t) => t.outcome), ['pass', 'pass', 'pass']);
+    assert.deepEqual(result.winner.trials.slice(0, 3).map((t) => t.verdict), ['pass', 'pass', 'pass']);
     assert.ok(result.oracle?.applied && result.oracle.cases > 0, 'a throw bug gets generated cases');
     assert.equal(result.winner.trials.length, result.cases.length);
-    assert.ok(result.winner.trials.every((t) => t.outcome === 'pass'));
+    assert.ok(result.winner.trials.every((t) => t.verdict === 'pass'));
     assert.ok(events.includes('baseline') && events.includes('plausible') && events.at(-1) === 'done');
   });
 

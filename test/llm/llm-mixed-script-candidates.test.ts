@@ -64,7 +64,7 @@ describe('engine + LLM generator on a console.assert bug: a mix of correct, wron
     assert.deepEqual(result.candidates.filter((c) => c.status === 'plausible').map((c) => c.source), [correct.source], 'the only plausible candidate');
     assert.ok(bug.hidden.length > 0);
     const hidden = await pool.run({ block: { ...bug.block, source: correct.source }, cases: bug.hidden });
-    assert.deepEqual(hidden.results.map((r) => r.outcome), bug.hidden.map(() => 'pass'));
+    assert.deepEqual(hidden.results.map((r) => r.verdict), bug.hidden.map(() => 'pass'));
   });
 
   for (const candidate of CLOSE_CANDIDATES.filter((c) => c.kind !== 'correct')) {
@@ -72,15 +72,15 @@ describe('engine + LLM generator on a console.assert bug: a mix of correct, wron
       const c = byName.get(candidate.name);
       assert.ok(c, 'tried');
       assert.notEqual(c.status, 'plausible', `judged plausible (${c.passed}/${c.total}):\n${candidate.source}`);
-      const stop = c.trials.find((t) => t.outcome !== 'pass');
+      const stop = c.trials.find((t) => t.verdict !== 'pass');
       if (candidate.kind === 'hostile') {
-        assert.ok(c.status === 'compile-error' || ['timeout', 'memory', 'crashed', 'threw'].includes(stop?.outcome ?? ''), `${c.status} ${JSON.stringify(stop ?? c.compileError)}`);
+        assert.ok(c.status === 'compile-error' || ['timeout', 'memory', 'crashed', 'threw'].includes(stop?.verdict ?? ''), `${c.status} ${JSON.stringify(stop ?? c.compileError)}`);
         return;
       }
       // Defined fine, then a case failed by throwing an AssertionError: the harness's console.assert, which nothing silenced
       // (or, for the candidate that throws a fake one, its own throw, a failure all the same).
       assert.equal(c.status, 'failed');
-      assert.equal(stop?.outcome, 'threw', JSON.stringify(stop));
+      assert.equal(stop?.verdict, 'threw', JSON.stringify(stop));
       assert.equal(stop?.error?.name, 'AssertionError', JSON.stringify(stop));
     });
   }

@@ -32,7 +32,7 @@ describe('TrialRunner fresh contexts', () => {
           return a;
         }`;
         const first = await runner.run({ block: { source: tamper, entry: 'f' }, cases: [valueCase([1], 1)] }, LIMITS);
-        assert.equal(first.results[0].outcome, 'pass');
+        assert.equal(first.results[0].verdict, 'pass');
 
         const probe = `function g() {
           const arr = []; arr.push(1);
@@ -48,7 +48,7 @@ describe('TrialRunner fresh contexts', () => {
         }`;
         const expected = { leaked: 'undefined', polluted: true, push: 1, json: '{"a":1}', map: 2, log: 'quiet', f: 'undefined' };
         const second = await runner.run({ block: { source: probe, entry: 'g' }, cases: [valueCase([], expected)] }, LIMITS);
-        assert.equal(second.results[0].outcome, 'pass', JSON.stringify(second.results[0].actual));
+        assert.equal(second.results[0].verdict, 'pass', JSON.stringify(second.results[0].actual));
 
         // The previous candidate's bound entry is not reachable: a block without the entry is refused.
         const missing = await runner.run({ block: { source: 'const other = 1;', entry: 'f' }, cases: [valueCase([1], 1)] }, LIMITS);
@@ -64,11 +64,11 @@ describe('TrialRunner fresh contexts', () => {
     runner.warm(LIMITS.memoryMb);
     try {
       const never = await runner.run({ block: { source: '() => new Promise(() => {})' }, cases: [valueCase([], 1)] }, LIMITS);
-      assert.equal(never.results[0].outcome, 'timeout');
+      assert.equal(never.results[0].verdict, 'timeout');
       const next = await runner.run({ block: { source: 'async (x) => x * 2' }, cases: [valueCase([4], 8)] }, LIMITS);
-      assert.equal(next.results[0].outcome, 'pass');
+      assert.equal(next.results[0].verdict, 'pass');
       const sync = await runner.run({ block: { source: '(x) => x + 1' }, cases: [valueCase([4], 5), valueCase([5], 6)] }, LIMITS);
-      assert.deepEqual(sync.results.map((r) => r.outcome), ['pass', 'pass']);
+      assert.deepEqual(sync.results.map((r) => r.verdict), ['pass', 'pass']);
     } finally {
       runner.dispose();
     }

@@ -14,7 +14,7 @@ describe('SandboxPool requests sent ahead to a busy host', () => {
     const pool = new SandboxPool({ size: 1 });
     try {
       const reports = await Promise.all([1, 2, 3, 4, 5].map((n) => pool.run({ block: { source: `(x) => x + ${n}` }, cases: [value([1], 1 + n)] })));
-      assert.deepEqual(reports.map((r) => r.results[0].outcome), ['pass', 'pass', 'pass', 'pass', 'pass']);
+      assert.deepEqual(reports.map((r) => r.results[0].verdict), ['pass', 'pass', 'pass', 'pass', 'pass']);
       assert.equal(pool.stats.requests, 5);
     } finally {
       await pool.close();
@@ -31,8 +31,8 @@ describe('SandboxPool requests sent ahead to a busy host', () => {
       const [pid] = pool.hostPids();
       process.kill(pid, 'SIGKILL');
       const [first, second] = await Promise.all([running, waiting]);
-      assert.equal(first.results[0].outcome, 'crashed');
-      assert.equal(second.results[0].outcome, 'pass');
+      assert.equal(first.results[0].verdict, 'crashed');
+      assert.equal(second.results[0].verdict, 'pass');
       assert.notEqual(pool.hostPids()[0], pid);
       assert.equal(pool.stats.crashes, 1);
     } finally {

@@ -51,7 +51,7 @@ describe('SandboxPool', () => {
       cases: [value([[{ price: 2 }, { price: 3 }]], 5), value([[{ price: 2 }]], 3), noThrow([[null]])],
     });
     assert.equal(report.compileError, undefined);
-    assert.deepEqual(report.results.map((r) => r.outcome), ['pass', 'wrong-result', 'threw']);
+    assert.deepEqual(report.results.map((r) => r.verdict), ['pass', 'wrong-result', 'threw']);
     assert.equal(report.results[1].actual, 2);
     const err = report.results[2].error!;
     assert.equal(err.name, 'TypeError');
@@ -62,9 +62,9 @@ describe('SandboxPool', () => {
   it('maps positions of an entry-less function expression to its own source', async () => {
     const source = 'async (user) => {\n  await null;\n  return user.name.trim();\n}';
     const { report } = await timed(pool, { block: { source }, cases: [value([{ name: ' a ' }], 'a'), noThrow([{}])] });
-    assert.equal(report.results[0].outcome, 'pass');
+    assert.equal(report.results[0].verdict, 'pass');
     const err = report.results[1].error!;
-    assert.equal(report.results[1].outcome, 'threw');
+    assert.equal(report.results[1].verdict, 'threw');
     assert.equal(err.line, 3);
     assert.equal(source.slice(err.offset!, err.offset! + 4), 'trim');
   });
@@ -77,7 +77,7 @@ describe('SandboxPool', () => {
     const missing = await pool.run({ block: { source: 'const g = () => 1;', entry: 'f' }, cases: [noThrow()] });
     assert.equal(missing.compileError?.name, 'EntryNotFound');
     const lexical = await pool.run({ block: { source: 'const f = (a) => a * 2;', entry: 'f' }, cases: [value([4], 8)] });
-    assert.equal(lexical.results[0].outcome, 'pass', 'a top-level const is found by name');
+    assert.equal(lexical.results[0].verdict, 'pass', 'a top-level const is found by name');
   });
 
   it('runs script cases with console.assert, awaiting promises', async () => {
@@ -89,7 +89,7 @@ describe('SandboxPool', () => {
         { id: 'bad', kind: 'test', check: 'script', script: 'console.log("quiet"); (async () => console.assert((await double(2)) === 5, "want", 5))()' },
       ],
     });
-    assert.deepEqual(report.results.map((r) => r.outcome), ['pass', 'threw']);
+    assert.deepEqual(report.results.map((r) => r.verdict), ['pass', 'threw']);
     assert.equal(report.results[1].error?.name, 'AssertionError');
     assert.equal(report.results[1].error?.message, 'want 5');
   });
@@ -104,13 +104,13 @@ describe('SandboxPool', () => {
         value([{ items: [] }, 'x'], expectMap, { argsAfter: [{ items: [] }, 'x'] }),
       ],
     });
-    assert.deepEqual(report.results.map((r) => r.outcome), ['pass', 'wrong-result']);
+    assert.deepEqual(report.results.map((r) => r.verdict), ['pass', 'wrong-result']);
     assert.deepEqual(report.results[1].actualArgsAfter, [{ items: ['x'] }, 'x']);
   });
 
   it('redacts secrets in results the same way as in expectations', async () => {
     const { report } = await timed(pool, { block: { source: '() => ({ user: "a", password: "real" })' }, cases: [value([], { user: 'a', password: 'recorded' })] });
-    assert.equal(report.results[0].outcome, 'pass');
+    assert.equal(report.results[0].verdict, 'pass');
     assert.deepEqual(report.results[0].actual, { user: 'a', password: { $t: 'redacted' } });
   });
 
@@ -119,28 +119,28 @@ describe('SandboxPool', () => {
     const { report } = await timed(pool, { block: { source }, coverage: true, cases: [value([1], 1), value([-1], 0)] });
     assert.deepEqual(report.results.map((r) => r.covered), [[0, 2], [0, 5]]);
     const stop = await pool.run({ block: { source: '(x) => x' }, stopOnFirstFailure: true, cases: [value([1], 1), value([2], 3), value([3], 3)] });
-    assert.deepEqual(stop.results.map((r) => r.outcome), ['pass', 'wrong-result']);
+    assert.deepEqual(stop.results.map((r) => r.verdict), ['pass', 'wrong-result']);
   });
 
   it('stops an endless synchronous loop at the CPU limit and keeps the context usable', async () => {
     const { report, ms } = await timed(pool, { block: { source: '(n) => { if (n) for (;;) {} return 7; }' }, cases: [noThrow([1]), value([0], 7)] });
-    assert.deepEqual(report.results.map((r) => r.outcome), ['timeout', 'pass']);
+    assert.deepEqual(report.results.map((r) => r.verdict), ['timeout', 'pass']);
     assert.ok(ms < LIMITS.cpuMs + MARGIN_MS, `took ${ms} ms`);
   });
 
   it('stops a promise that never settles at the wall-clock limit', async () => {
     const { report, ms } = await timed(pool, { block: { source: '(n) => n ? new Promise(() => {}) : 1' }, cases: [noThrow([1]), value([0], 1)] });
-    assert.deepEqual(report.results.map((r) => r.outcome), ['timeout', 'pass']);
+    assert.deepEqual(report.results.map((r) => r.verdict), ['timeout', 'pass']);
     assert.match(report.results[0].error!.message, /wall-clock/);
     assert.ok(ms < LIMITS.wallMs + MARGIN_MS, `took ${ms} ms`);
   });
 
   it('stops an endless loop after an await (microtasks)', async () => {
     const { report, ms } = await timed(pool, { block: { source: 'async () => { await null; await Promise.resolve(); for (;;) {} }' }, cases: [noThrow()] });
-    assert.equal(report.results[0].outcome, 'timeout');
+    assert.equal(report.results[0].verdict, 'timeout');
     assert.ok(ms < LIMITS.cpuMs + MARGIN_MS, `took ${ms} ms`);
     const spin = await timed(pool, { block: { source: 'async () => { for (;;) await null; }' }, cases: [noThrow()] });
-    assert.equal(spin.report.results[0].outcome, 'timeout');
+    assert.equal(spin.report.results[0].verdict, 'timeout');
     assert.ok(spin.ms < LIMITS.wallMs + MARGIN_MS, `took ${spin.ms} ms`);
   });
 
@@ -150,7 +150,7 @@ describe('SandboxPool', () => {
       limits: { cpuMs: 5000, wallMs: 300 },
       cases: [noThrow([1]), value([0], 2)],
     });
-    assert.deepEqual(report.results.map((r) => r.outcome), ['timeout', 'pass']);
+    assert.deepEqual(report.results.map((r) => r.verdict), ['timeout', 'pass']);
     assert.ok(ms < 300 + MARGIN_MS, `took ${ms} ms`);
   });
 
@@ -162,7 +162,7 @@ describe('SandboxPool', () => {
       limits,
       cases: [noThrow([1]), value([0], 3)],
     });
-    assert.deepEqual(report.results.map((r) => r.outcome), ['memory', 'pass']);
+    assert.deepEqual(report.results.map((r) => r.verdict), ['memory', 'pass']);
     assert.ok(ms < limits.cpuMs, `took ${ms} ms`);
   });
 
@@ -171,7 +171,7 @@ describe('SandboxPool', () => {
     const limits = { cpuMs: 3000, wallMs: 3000 };
     const { report, ms } = await timed(pool, { block: { source, entry: 'down' }, limits, cases: [noThrow([0])] });
     const r = report.results[0];
-    assert.equal(r.outcome, 'threw');
+    assert.equal(r.verdict, 'threw');
     assert.equal(r.error?.name, 'RangeError');
     assert.equal(r.error?.line, 2);
     assert.ok(ms < limits.cpuMs, `took ${ms} ms`);
@@ -183,7 +183,7 @@ describe('SandboxPool', () => {
       limits: { maxResultBytes: 100_000 },
       cases: [value([], [])],
     });
-    assert.equal(report.results[0].outcome, 'memory');
+    assert.equal(report.results[0].verdict, 'memory');
     assert.equal(report.results[0].error?.name, 'ResultTooLarge');
   });
 
@@ -219,7 +219,7 @@ describe('SandboxPool', () => {
     assert.deepEqual(Object.getOwnPropertyNames(Object.prototype).sort(), protoKeysBefore);
     assert.deepEqual(Object.getOwnPropertyNames(globalThis).sort(), globalKeysBefore);
     const next = await pool.run({ block: { source: '() => ({}).pollutedInside' }, cases: [value([], { $t: 'undefined' })] });
-    assert.equal(next.results[0].outcome, 'pass');
+    assert.equal(next.results[0].verdict, 'pass');
   });
 
   it('refuses dynamic import and direct eval in a candidate before it runs', async () => {
@@ -242,7 +242,7 @@ describe('SandboxPool', () => {
       return 2;
     }`;
     const { report } = await timed(pool, { block: { source }, cases: [value([], 3)] });
-    assert.equal(report.results[0].outcome, 'wrong-result');
+    assert.equal(report.results[0].verdict, 'wrong-result');
     assert.equal(report.results[0].actual, 2);
   });
 
@@ -263,7 +263,7 @@ describe('SandboxPool host crashes', () => {
     const script = `import { SandboxPool } from ${JSON.stringify(poolUrl)};
       const pool = new SandboxPool({ size: 1 });
       const report = await pool.run({ block: { source: '() => 41 + 1' }, cases: [{ id: 'a', kind: 'test', check: 'value', args: [], expect: 42 }] });
-      console.log(JSON.stringify({ outcome: report.results[0].outcome, pids: pool.hostPids() }));
+      console.log(JSON.stringify({ verdict: report.results[0].verdict, pids: pool.hostPids() }));
       // no close(): the process must still end by itself`;
     const started = performance.now();
     const child = spawnSync(process.execPath, ['--no-node-snapshot', '--import', 'tsx', '--input-type=module', '-e', script], {
@@ -272,8 +272,8 @@ describe('SandboxPool host crashes', () => {
     });
     assert.equal(child.status, 0, child.stderr);
     assert.ok(performance.now() - started < 15_000);
-    const { outcome, pids } = JSON.parse(child.stdout.trim().split('\n').pop()!) as { outcome: string; pids: number[] };
-    assert.equal(outcome, 'pass');
+    const { verdict, pids } = JSON.parse(child.stdout.trim().split('\n').pop()!) as { verdict: string; pids: number[] };
+    assert.equal(verdict, 'pass');
     // Gone, or a zombie waiting for init to reap it: either way it has exited.
     const { readFileSync } = await import('node:fs');
     const exited = (pid: number) => {
@@ -302,10 +302,10 @@ describe('SandboxPool host crashes', () => {
       process.kill(pid, 'SIGKILL');
       const report = await running;
       assert.ok(performance.now() - killedAt < 1000, 'the crash is reported promptly');
-      assert.deepEqual(report.results.map((r) => r.outcome), ['pass', 'crashed', 'crashed']);
+      assert.deepEqual(report.results.map((r) => r.verdict), ['pass', 'crashed', 'crashed']);
       assert.match(report.results[1].error!.message, /SIGKILL/);
       const again = await pool.run({ block: slow, cases: [value([1], 1)] });
-      assert.equal(again.results[0].outcome, 'pass');
+      assert.equal(again.results[0].verdict, 'pass');
       assert.notEqual(pool.hostPids()[0], pid);
       assert.equal(pool.stats.crashes, 1);
       assert.equal(pool.stats.restarts, 1);

@@ -14,12 +14,12 @@ it('a name declared only in an inner scope throws ReferenceError where it is rea
     const source = 'function f(x) { { let RATE = 2; x += RATE } return x * RATE }';
     assert.throws(() => new Function(`${source}; return f(1)`)(), /RATE is not defined/);
     const r = await runner.run({ block: { source, entry: 'f' }, cases: [valueCase([1], 6)] }, LIMITS);
-    assert.equal(r.results[0].outcome, 'threw');
+    assert.equal(r.results[0].verdict, 'threw');
     assert.match(r.results[0].error?.message ?? '', /RATE is not defined/);
     // A name only tested with typeof, or tested and then read, must not throw.
     const probe = "function g() { return typeof FLAG !== 'undefined' && FLAG ? 1 : 2 }";
     const p = await runner.run({ block: { source: probe, entry: 'g' }, cases: [valueCase([], 2)] }, LIMITS);
-    assert.equal(p.results[0].outcome, 'pass');
+    assert.equal(p.results[0].verdict, 'pass');
   } finally {
     runner.dispose();
   }

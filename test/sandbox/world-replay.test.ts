@@ -49,31 +49,31 @@ const ai = (source: string): Block => ({ source, entry: 'step', uses: USES });
 describe('a case with a world', () => {
   it('defines the uses names from the world: the original passes where, without the world, it throws ReferenceError', async () => {
     const [withWorld] = await run(ai(AI), [aiCase()]);
-    assert.equal(withWorld.outcome, 'pass', JSON.stringify(withWorld));
+    assert.equal(withWorld.verdict, 'pass', JSON.stringify(withWorld));
     assert.deepEqual(withWorld.world?.calls, 2);
     const bare = { ...aiCase() };
     delete bare.world;
     const [without] = await run(ai(AI), [bare]);
-    assert.equal(without.outcome, 'threw');
+    assert.equal(without.verdict, 'threw');
     assert.equal(without.error?.name, 'ReferenceError');
   });
 
   it('a candidate that no longer makes a call the original made fails the case, naming it', async () => {
     const [r] = await run(ai(AI.replace('moveRight();', '{}')), [aiCase()]);
-    assert.equal(r.outcome, 'wrong-result');
+    assert.equal(r.verdict, 'wrong-result');
     assert.match(r.error?.message ?? '', /did not call moveRight\(\)/);
   });
 
   it('a candidate that makes a call the original did not fails the case, naming it', async () => {
     const [r] = await run(ai(AI.replace('moveRight();', '{ moveRight(); moveLeft(); }')), [aiCase()]);
-    assert.equal(r.outcome, 'wrong-result');
+    assert.equal(r.verdict, 'wrong-result');
     assert.match(r.error?.message ?? '', /called moveLeft\(\)/);
   });
 
   it('a candidate that swaps a dependency for its own function does not make the call the original made', async () => {
     const swapped = AI.replace('if (myPos.x < playerPos.x) moveRight();', 'moveRight = () => undefined; if (myPos.x < playerPos.x) moveRight();');
     const [r] = await run(ai(swapped), [aiCase()]);
-    assert.equal(r.outcome, 'wrong-result');
+    assert.equal(r.verdict, 'wrong-result');
     assert.match(r.error?.message ?? '', /did not call moveRight\(\)/);
   });
 
@@ -81,22 +81,22 @@ describe('a case with a world', () => {
     const block = { source: 'async function load(id) { const u = await db.getUser(id); return u.name; }', entry: 'load', uses: ['db'] };
     const world: CallWorld = { uses: { db: { getUser: FN } }, calls: [{ path: 'db.getUser', args: [7], async: true, result: { name: 'Ann' } }] };
     const c: Case = { id: 'r', kind: 'recorded', check: 'value', args: [7], expect: 'Ann', world };
-    assert.equal((await run(block, [c]))[0].outcome, 'pass');
+    assert.equal((await run(block, [c]))[0].verdict, 'pass');
     const [off] = await run({ ...block, source: block.source.replace('getUser(id)', 'getUser(id + 1)') }, [c]);
-    assert.equal(off.outcome, 'wrong-result');
+    assert.equal(off.verdict, 'wrong-result');
     assert.match(off.error?.message ?? '', /db\.getUser\(8\) where the original called db\.getUser\(7\)/);
   });
 
   it('changed effects on this fail the case', async () => {
     const [r] = await run(ai(AI.replace('this.turns++;', 'this.turns += 2;')), [aiCase()]);
-    assert.equal(r.outcome, 'wrong-result');
+    assert.equal(r.verdict, 'wrong-result');
     assert.match(r.error?.message ?? '', /receiver/);
     assert.deepEqual(r.world?.thisAfter, { turns: 6 });
   });
 
   it('changed effects on a uses value fail the case (functions are not compared)', async () => {
     const [r] = await run(ai(AI.replace('this.turns++;', "this.turns++; self.id = 'orc-2';")), [aiCase()]);
-    assert.equal(r.outcome, 'wrong-result');
+    assert.equal(r.verdict, 'wrong-result');
     assert.match(r.error?.message ?? '', /self after the call differs/);
   });
 
@@ -104,7 +104,7 @@ describe('a case with a world', () => {
     const counter = { source: 'function hit() { stats.hits++; return stats.hits; }', entry: 'hit', uses: ['stats'] };
     const world: CallWorld = { uses: { stats: { hits: 1 } }, calls: [], usesAfter: { stats: { hits: 2 } } };
     const cases: Case[] = [0, 1, 2].map((i) => ({ id: `r${i}`, kind: 'recorded', check: 'value', args: [], expect: 2, world }));
-    assert.deepEqual((await run(counter, cases)).map((r) => r.outcome), ['pass', 'pass', 'pass']);
+    assert.deepEqual((await run(counter, cases)).map((r) => r.verdict), ['pass', 'pass', 'pass']);
   });
 });
 
@@ -126,17 +126,17 @@ describe('replay misses', () => {
 
   it('a call past the log is a replay miss, unverifiable, never a pass', async () => {
     const [original] = await run(block(ORIGINAL), [failure]);
-    assert.equal(original.outcome, 'threw');
+    assert.equal(original.verdict, 'threw');
     const fixed = ORIGINAL.replace('user.profile.name = name;', 'user.profile = { ...user.profile, name };');
     const [r] = await run(block(fixed), [failure]);
-    assert.equal(r.outcome, 'replay-miss');
+    assert.equal(r.verdict, 'replay-miss');
     assert.match(r.error?.message ?? '', /unverifiable: call 2, db\.saveUser/);
   });
 
   it('a candidate that catches the miss still has its case failed', async () => {
     const catching = ORIGINAL.replace('await db.saveUser(user);', 'try { await db.saveUser(user); } catch {}').replace('user.profile.name = name;', 'user.profile = { name };');
     const [r] = await run(block(catching), [failure]);
-    assert.equal(r.outcome, 'replay-miss');
+    assert.equal(r.verdict, 'replay-miss');
     assert.equal(r.world?.calls, 1);
   });
 
@@ -146,10 +146,10 @@ describe('replay misses', () => {
       calls: [{ path: 'db.getUser', args: [3], async: true, error: { name: 'TypeError', message: 'connection reset' } }],
     };
     const [r] = await run(block(ORIGINAL), [{ ...failure, world: throwing }]);
-    assert.equal(r.outcome, 'threw');
+    assert.equal(r.verdict, 'threw');
     assert.equal(r.error?.message, 'connection reset');
     const guarded = ORIGINAL.replace('const user = await db.getUser(id);', 'let user; try { user = await db.getUser(id); } catch { return null; }');
-    assert.equal((await run(block(guarded), [{ ...failure, world: throwing }]))[0].outcome, 'pass');
+    assert.equal((await run(block(guarded), [{ ...failure, world: throwing }]))[0].verdict, 'pass');
   });
 });
 
@@ -165,14 +165,14 @@ describe('helpers shipped as source', () => {
 
   it('a pure helper runs as code and answers inputs its log never saw', async () => {
     const [r] = await run(block, [newInput(world({ roundCents: '(n) => Math.round(n * 100) / 100' }))]);
-    assert.equal(r.outcome, 'pass', JSON.stringify(r));
+    assert.equal(r.verdict, 'pass', JSON.stringify(r));
   });
 
   it('without its source, or with a source that reads outside names, the helper replays and the new input misses', async () => {
     const [replayed] = await run(block, [newInput(world())]);
-    assert.equal(replayed.outcome, 'wrong-result');
+    assert.equal(replayed.verdict, 'wrong-result');
     assert.match(replayed.error?.message ?? '', /roundCents\(9\) where the original called roundCents\(36\)/);
     const [impure] = await run(block, [newInput(world({ roundCents: '(n) => Math.round(n * SCALE) / SCALE' }))]);
-    assert.equal(impure.outcome, 'wrong-result');
+    assert.equal(impure.verdict, 'wrong-result');
   });
 });

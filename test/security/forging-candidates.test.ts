@@ -10,8 +10,8 @@ import { CONSISTENCY, SCRIPT_FORGERIES, SWALLOWED_ASSERTION, VALUE_FORGERIES, ty
 
 const LIMITS = { cpuMs: 500, wallMs: 1000, memoryMb: 64 };
 
-function outcomes(report: TrialReport): Record<string, string> {
-  return Object.fromEntries(report.results.map((r) => [r.caseId, r.outcome]));
+function verdicts(report: TrialReport): Record<string, string> {
+  return Object.fromEntries(report.results.map((r) => [r.caseId, r.verdict]));
 }
 
 // Every forging candidate is wrong; each adds a trick aimed at the judge. The judge is the
@@ -32,7 +32,7 @@ describe('forging candidates', () => {
     it(`script cases: ${c.name}`, async () => {
       const report = await run(c);
       assert.equal(report.compileError, undefined, JSON.stringify(report.compileError));
-      const o = outcomes(report);
+      const o = verdicts(report);
       // add() subtracts and pair() swaps in every one of them: each assertion on them must fail.
       for (const id of ['strict-equal', 'loose-equal', 'template', 'json']) assert.notEqual(o[id], 'pass', `${id}: ${JSON.stringify(report.results)}`);
     });
@@ -40,7 +40,7 @@ describe('forging candidates', () => {
 
   it('script cases: a failed assertion fails the case even when the candidate catches its throw', async () => {
     const report = await run(SWALLOWED_ASSERTION);
-    assert.equal(report.results[0].outcome, 'threw');
+    assert.equal(report.results[0].verdict, 'threw');
     assert.equal(report.results[0].error?.name, 'AssertionError');
     assert.equal(report.results[0].error?.message, 'x too small');
   });
@@ -48,13 +48,13 @@ describe('forging candidates', () => {
   it('script cases: an honest candidate still passes every case (the judge is not just refusing)', async () => {
     const honest: ForgingCandidate = { ...SCRIPT_FORGERIES[0], source: 'function add(a, b) { return a + b; }\nfunction pair(a, b) { return [a, b]; }' };
     const report = await run(honest);
-    assert.deepEqual(Object.values(outcomes(report)), ['pass', 'pass', 'pass', 'pass', 'pass']);
+    assert.deepEqual(Object.values(verdicts(report)), ['pass', 'pass', 'pass', 'pass', 'pass']);
   });
 
   for (const c of VALUE_FORGERIES) {
     it(`value cases: ${c.name}`, async () => {
       const report = await run(c);
-      const o = outcomes(report);
+      const o = verdicts(report);
       assert.ok(Object.values(o).some((x) => x !== 'pass'), JSON.stringify(report.results));
       if (o['failure-1'] !== undefined) assert.equal(o['failure-1'], 'threw', JSON.stringify(report.results));
     });
@@ -64,11 +64,11 @@ describe('forging candidates', () => {
     const source = "(user) => { let thens = 0; return { then(resolve) { resolve(thens++ === 0 ? 'BOB, Paris' : 'wrong'); } }; }";
     const recorded: Case = { id: 'r', kind: 'recorded', check: 'value', args: [{ name: 'bob' }], expect: 'BOB, Paris' };
     const sync = await pool.run({ block: { source }, cases: [recorded], limits: LIMITS, synchronous: true });
-    assert.equal(sync.results[0].outcome, 'wrong-result');
+    assert.equal(sync.results[0].verdict, 'wrong-result');
     assert.equal(sync.results[0].error?.name, 'AsyncAnswer');
     // For an asynchronous block the app awaits the answer once, as the judge does.
     const async = await pool.run({ block: { source }, cases: [recorded], limits: LIMITS });
-    assert.equal(async.results[0].outcome, 'pass');
+    assert.equal(async.results[0].verdict, 'pass');
     assert.equal(async.results[0].awaited, true);
   });
 
@@ -78,7 +78,7 @@ describe('forging candidates', () => {
       source: "(user) => { for (const k of ['status', 'actual', 'argsAfter']) { try { Object.defineProperty(Object.prototype, k, { get() { return 'x'; } }); } catch {} } return user.name; }",
       cases: [{ id: 'v', kind: 'recorded', check: 'value', args: [{ name: 'bob' }], expect: 'BOB' }],
     });
-    assert.equal(report.results[0].outcome, 'wrong-result');
+    assert.equal(report.results[0].verdict, 'wrong-result');
     assert.equal(report.results[0].actual, 'bob');
   });
 });

@@ -26,7 +26,7 @@ describe('hostile candidates in the worker sandbox', () => {
   const mark = join(dir, 'pwned');
   const corpus = hostileCorpus(mark);
   let pool: SandboxPool;
-  const times: { name: string; ms: number; outcome: string }[] = [];
+  const times: { name: string; ms: number; verdict: string }[] = [];
 
   before(async () => {
     pool = new SandboxPool({ size: 1, limits: LIMITS });
@@ -36,10 +36,10 @@ describe('hostile candidates in the worker sandbox', () => {
     await pool.close();
     rmSync(dir, { recursive: true, force: true });
     const interruptible = times.filter((t) => !corpus.find((p) => p.name === t.name)?.sdkKnownGap);
-    const slowestInterruptible = interruptible.reduce((a, b) => (b.ms > a.ms ? b : a), { name: '-', ms: 0, outcome: '-' });
-    console.log(`[hostile-sandbox] slowest containment of interruptible code ${slowestInterruptible.ms.toFixed(0)} ms (${slowestInterruptible.name}, ${slowestInterruptible.outcome})`);
-    const slowest = times.reduce((a, b) => (b.ms > a.ms ? b : a), { name: '-', ms: 0, outcome: '-' });
-    console.log(`[hostile-sandbox] ${times.length} programs; slowest containment ${slowest.ms.toFixed(0)} ms (${slowest.name}, ${slowest.outcome}); limits cpu ${LIMITS.cpuMs} ms, wall ${LIMITS.wallMs} ms`);
+    const slowestInterruptible = interruptible.reduce((a, b) => (b.ms > a.ms ? b : a), { name: '-', ms: 0, verdict: '-' });
+    console.log(`[hostile-sandbox] slowest containment of interruptible code ${slowestInterruptible.ms.toFixed(0)} ms (${slowestInterruptible.name}, ${slowestInterruptible.verdict})`);
+    const slowest = times.reduce((a, b) => (b.ms > a.ms ? b : a), { name: '-', ms: 0, verdict: '-' });
+    console.log(`[hostile-sandbox] ${times.length} programs; slowest containment ${slowest.ms.toFixed(0)} ms (${slowest.name}, ${slowest.verdict}); limits cpu ${LIMITS.cpuMs} ms, wall ${LIMITS.wallMs} ms`);
   });
 
   it('has at least 40 programs covering every family', () => {
@@ -55,18 +55,18 @@ describe('hostile candidates in the worker sandbox', () => {
       const started = performance.now();
       const report = await pool.run({ block: { source: program.source }, cases: [c] });
       const ms = performance.now() - started;
-      const outcome = report.compileError ? `compile:${report.compileError.name}` : report.results[0].outcome;
-      times.push({ name: program.name, ms, outcome });
+      const verdict = report.compileError ? `compile:${report.compileError.name}` : report.results[0].verdict;
+      times.push({ name: program.name, ms, verdict });
       const bound = Math.max(LIMITS.cpuMs, LIMITS.wallMs) + (program.sdkKnownGap ? WATCHDOG_MS : 0) + MARGIN_MS;
       assert.ok(ms < bound, `${program.name}: ${ms.toFixed(0)} ms`);
-      assert.notEqual(outcome, 'pass', `${program.name} cannot pass a case it does not solve`);
+      assert.notEqual(verdict, 'pass', `${program.name} cannot pass a case it does not solve`);
       assert.equal(stateChanges(before, hostState(dir)), '', `${program.name} changed this process or wrote a file`);
       const next = await pool.run({ block: { source: '(x) => x.v + 1' }, cases: [normal] });
-      assert.equal(next.results[0]?.outcome, 'pass', `the pool answers a normal trial after ${program.name}`);
+      assert.equal(next.results[0]?.verdict, 'pass', `the pool answers a normal trial after ${program.name}`);
     }
     // The escapes report what stopped them rather than succeeding.
     const escapes = corpus.filter((p) => p.family === 'escape').map((p) => p.name);
-    const escaped = times.filter((t) => escapes.includes(t.name) && t.outcome === 'crashed');
+    const escaped = times.filter((t) => escapes.includes(t.name) && t.verdict === 'crashed');
     assert.deepEqual(escaped, [], 'no escape attempt kills its host');
   });
 });

@@ -106,7 +106,7 @@ test('ingest → job → worker → signed patch → manifest with ETag/304, lon
   assert.match(winner.diff, /^[-+]/m);
   assert.equal(typeof winner.score, 'number');
   assert.ok(winner.trials.length >= 4, 'trial table covers the failure and the recorded calls');
-  assert.ok(winner.trials.every((r: { outcome: string }) => r.outcome === 'pass'));
+  assert.ok(winner.trials.every((r: { verdict: string }) => r.verdict === 'pass'));
 
   // Bug and block listings.
   const bugs = await (await h.call('/v1/admin/bugs?app=shop', { token: ADMIN_TOKEN })).json();

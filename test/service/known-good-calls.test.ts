@@ -25,6 +25,6 @@ test('a block with 3 successful calls at default options, then a failure right a
   assert.ok(report.winner, 'the job found a patch');
   const recorded = report.winner.trials.filter((t) => t.caseId.startsWith('recorded'));
   assert.equal(recorded.length, 3, `the job's cases: ${report.winner.trials.map((t) => t.caseId).join(', ')}`);
-  assert.ok(recorded.every((t) => t.outcome === 'pass'));
+  assert.ok(recorded.every((t) => t.verdict === 'pass'));
   await client.close();
 });

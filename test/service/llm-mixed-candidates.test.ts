@@ -126,7 +126,7 @@ describe('a real repair job with an LLM endpoint answering a mix of correct, wro
     assert.equal(patches.length, 1, 'one patch in the store');
     assert.equal(patches[0].source, correct.source);
     assert.equal(patches[0].blockId, BLOCK_ID);
-    assert.equal(patches[0].status, 'active');
+    assert.equal(patches[0].status, 'active', `held: ${JSON.stringify(report.confidence)}`);
     assert.match(patches[0].score.generator, /^llm:stub-model#/);
     assert.equal(patches[0].evidence?.recorded, LABEL_RECORDED.length);
 
@@ -144,7 +144,7 @@ describe('a real repair job with an LLM endpoint answering a mix of correct, wro
     assert.equal(process.exitCode ?? 0, 0);
   });
 
-  const stoppedBy = (c: CandidateReport) => c.trials.find((t) => t.outcome !== 'pass');
+  const stoppedBy = (c: CandidateReport) => c.trials.find((t) => t.verdict !== 'pass');
 
   for (const candidate of LABEL_CANDIDATES.filter((c) => c.kind !== 'correct')) {
     const todo = KNOWN_PLAUSIBLE[candidate.name];
@@ -161,16 +161,16 @@ describe('a real repair job with an LLM endpoint answering a mix of correct, wro
 /** The case that stopped a candidate, and how: a forgery must be seen through on a known-good call. */
 function expectStop(candidate: MixedCandidate, c: CandidateReport, stop: CandidateReport['trials'][number] | undefined): void {
   if (candidate.kind === 'hostile') {
-    assert.ok(c.status === 'compile-error' || ['timeout', 'memory', 'threw', 'crashed'].includes(stop?.outcome ?? ''), `${c.status} ${JSON.stringify(stop)}`);
+    assert.ok(c.status === 'compile-error' || ['timeout', 'memory', 'threw', 'crashed'].includes(stop?.verdict ?? ''), `${c.status} ${JSON.stringify(stop)}`);
     return;
   }
   assert.equal(c.status, 'failed');
   assert.ok(stop, 'a case stopped it');
   if (candidate.kind === 'forging') {
     // It ran to its end (its tricks caught) and the judge saw a wrong answer: a known-good call's, or an invariant of them.
-    assert.equal(stop.outcome, 'wrong-result', JSON.stringify(stop));
+    assert.equal(stop.verdict, 'wrong-result', JSON.stringify(stop));
     assert.ok(/^(recorded|generated|failure)-\d+$/.test(stop.caseId), stop.caseId);
   } else {
-    assert.ok(['wrong-result', 'threw'].includes(stop.outcome), JSON.stringify(stop));
+    assert.ok(['wrong-result', 'threw'].includes(stop.verdict), JSON.stringify(stop));
   }
 }

@@ -48,7 +48,7 @@ test('re-check: a winner whose search verdict leaned on state left by an earlier
   } finally {
     await search.close();
   }
-  assert.deepEqual(trials.map((t) => t.outcome), ['pass', 'pass', 'pass', 'pass'], 'the search finds it plausible');
+  assert.deepEqual(trials.map((t) => t.verdict), ['pass', 'pass', 'pass', 'pass'], 'the search finds it plausible');
 
   const recheck = await recheckWinner({ block, winner: { source: LEANING_ON_STATE, trials }, cases, limits: {} });
   assert.equal(recheck.refused, true);
@@ -69,7 +69,7 @@ test('re-check: every case runs (no stop at the first failure); a case the searc
   const cases = jobCases();
   const block = { source: ORDER_TOTAL_SOURCE };
   // Claimed pass on every case by a search that did not look: it throws on the failing input and returns a string elsewhere.
-  const claimed = [...cases.map((c) => ({ caseId: c.id, outcome: 'pass' as const, ms: 1 })), { caseId: 'generated-1', outcome: 'pass' as const, ms: 1 }];
+  const claimed = [...cases.map((c) => ({ caseId: c.id, verdict: 'pass' as const, ms: 1 })), { caseId: 'generated-1', verdict: 'pass' as const, ms: 1 }];
   const r = await recheckWinner({ block, winner: { source: 'function (order) { return order.items.length + "" }', trials: claimed }, cases, limits: {} });
   assert.equal(r.refused, true);
   assert.equal(r.passed, 0);

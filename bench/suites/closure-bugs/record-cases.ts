@@ -120,13 +120,13 @@ async function check(runner: TrialRunner, bug: Bug, visible: Case[], hidden: Cas
   const original = await runner.run({ block: block(bug.buggy), cases: visible }, limits);
   for (const [i, r] of original.results.entries()) {
     const failing = visible[i].kind !== 'recorded';
-    if (failing === (r.outcome === 'pass')) problems.push(`buggy ${r.caseId} (${visible[i].kind}): ${r.outcome} ${r.error?.message ?? ''}`);
+    if (failing === (r.verdict === 'pass')) problems.push(`buggy ${r.caseId} (${visible[i].kind}): ${r.verdict} ${r.error?.message ?? ''}`);
   }
   const fixed = await runner.run({ block: block(bug.fixed), cases: [...visible, ...hidden] }, limits);
   for (const r of fixed.results) {
     // A bug said to be unverifiable: its fix gets a replay miss on the failing case, and only there.
     const expected = bug.unverifiable && visible.find((c) => c.id === r.caseId)?.kind === 'failure' ? 'replay-miss' : 'pass';
-    if (r.outcome !== expected) problems.push(`fixed ${r.caseId}: ${r.outcome} ${r.error?.message ?? ''}`);
+    if (r.verdict !== expected) problems.push(`fixed ${r.caseId}: ${r.verdict} ${r.error?.message ?? ''}`);
   }
   if (original.compileError || fixed.compileError) problems.push('does not compile');
   return problems;

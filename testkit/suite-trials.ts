@@ -7,7 +7,7 @@ import type { Case } from '../core/types.ts';
 import type { SuiteBug } from '../suite/suite-loader.ts';
 import type { SandboxPool } from '../engine/sandbox/sandbox-pool.ts';
 
-export async function suiteOutcomes(pool: SandboxPool, bug: SuiteBug, source: string, cases: Case[]) {
+export async function suiteTrials(pool: SandboxPool, bug: SuiteBug, source: string, cases: Case[]) {
   const report = await pool.run({ block: { ...bug.block, source }, cases });
   assert.equal(report.compileError, undefined, `${bug.id}: ${report.compileError?.message}`);
   return new Map(report.results.map((r) => [r.caseId, r]));
