@@ -1,6 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { Command, InvalidArgumentError } from 'commander';
-import { runBench, type BenchReport, type BugOutcome } from '../suite/bench-runner.ts';
+import { runBench, type BenchReport, type BugRun } from '../suite/bench-runner.ts';
 import { LlmGenerator } from '../engine/generators/llm/llm-generator.ts';
 import { ProgressLine } from './progress-line.ts';
 import { runFoldBench, type FoldBenchReport, type FoldRole } from '../suite/fold-bench.ts';
@@ -50,7 +50,7 @@ export function benchCommand(): Command {
           sandboxes: opts.sandboxes,
           only,
           onRunStart: (fold, role, bugs) => process.stderr.write(`fold ${fold} (${role === 'out' ? 'out-of-fold' : 'in-fold'} priors): ${bugs} bugs\n`),
-          onBugDone: (o, done, total) => progress.update(done, total, `${o.id} ${verdict(o)}`, line(o)),
+          onBugDone: (o, done, total) => progress.update(done, total, `${o.id} ${grade(o)}`, line(o)),
         });
         progress.finish();
         for (const run of folds.runs) printReport(run.report, Boolean(opts.diffs));
@@ -72,7 +72,7 @@ export function benchCommand(): Command {
         sandboxes: opts.sandboxes,
         only,
         priorFactors: learned ? priorFactors(learned) : undefined,
-        onBugDone: (o, done, total) => progress.update(done, total, `${o.id} ${verdict(o)}`, line(o)),
+        onBugDone: (o, done, total) => progress.update(done, total, `${o.id} ${grade(o)}`, line(o)),
       });
       progress.finish();
       printReport(report, Boolean(opts.diffs));
@@ -83,15 +83,15 @@ export function benchCommand(): Command {
     });
 }
 
-function verdict(o: BugOutcome): string {
-  const v = o.verdict === 'not-fixed' ? 'not fixed' : o.verdict;
+function grade(o: BugRun): string {
+  const v = o.grade === 'not-fixed' ? 'not fixed' : o.grade;
   return o.plausible && o.confidence === 'low' ? `${v}?` : v;
 }
 
-function line(o: BugOutcome): string {
+function line(o: BugRun): string {
   return [
     o.id.padEnd(16),
-    verdict(o).padEnd(11),
+    grade(o).padEnd(11),
     `${o.seconds.toFixed(1)}s`.padStart(7),
     String(o.candidates).padStart(7),
     String(o.trials).padStart(8),
@@ -102,7 +102,7 @@ function line(o: BugOutcome): string {
 
 function printReport(report: BenchReport, diffs: boolean) {
   const out = process.stdout;
-  out.write(`\n(a verdict ending in ? is a plausible winner with low confidence)\n${'bug'.padEnd(16)} ${'verdict'.padEnd(11)} ${'time'.padStart(7)} ${'cands'.padStart(7)} ${'trials'.padStart(8)} ${'hidden'.padStart(7)}  winner\n`);
+  out.write(`\n(a grade ending in ? is a plausible winner with low confidence)\n${'bug'.padEnd(16)} ${'grade'.padEnd(11)} ${'time'.padStart(7)} ${'cands'.padStart(7)} ${'trials'.padStart(8)} ${'hidden'.padStart(7)}  winner\n`);
   for (const o of report.bugs) {
     out.write(line(o) + '\n');
     if (diffs && o.diff) out.write(o.diff.split('\n').slice(2).map((l) => '    ' + l).join('\n') + '\n');

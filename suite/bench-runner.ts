@@ -23,20 +23,20 @@ export interface BenchOptions {
   /** Learned factors per template operator family (see suite/prior-learner.ts). @defaultValue the hand-set priors */
   priorFactors?: PriorFactors;
   onBugStart?: (bug: SuiteBug) => void;
-  onBugDone?: (outcome: BugOutcome, done: number, total: number) => void;
+  onBugDone?: (run: BugRun, done: number, total: number) => void;
 }
 
 /**
- * What the winner of one bug is worth: `correct` passes hidden cases the search never saw;
+ * A bench run's grade of one bug, what its winner is worth: `correct` passes hidden cases the search never saw;
  * `overfitted` is plausible but fails one; `unverified` is plausible for a bug with no hidden case,
  * so nothing beyond the visible cases vouches for it (never counted as correct).
  */
-export type BugVerdict = 'correct' | 'overfitted' | 'unverified' | 'not-fixed' | 'error';
+export type BugGrade = 'correct' | 'overfitted' | 'unverified' | 'not-fixed' | 'error';
 
-export interface BugOutcome {
+export interface BugRun {
   id: string;
   bugType?: string;
-  verdict: BugVerdict;
+  grade: BugGrade;
   plausible: boolean;
   /** Plausible and passes every hidden case, of which there is at least one. */
   correct: boolean;
@@ -91,7 +91,7 @@ export interface BenchReport {
     generators: string[];
     budgetSeconds: number;
   };
-  bugs: BugOutcome[];
+  bugs: BugRun[];
 }
 
 /** Repairs every bug of a suite with the engine and judges the winners on the hidden cases. */
@@ -101,7 +101,7 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
   const generators = options.generators ?? ['template'];
   const pool = new SandboxPool({ size: options.sandboxes ?? availableParallelism() });
   const started = performance.now();
-  const outcomes: BugOutcome[] = new Array(suite.bugs.length);
+  const runs: BugRun[] = new Array(suite.bugs.length);
   let next = 0;
   let done = 0;
   try {
@@ -110,8 +110,8 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
         const index = next++;
         const bug = suite.bugs[index];
         options.onBugStart?.(bug);
-        outcomes[index] = await repairOne(bug, pool, generators, budgetSeconds, options.llm, options.priorFactors);
-        options.onBugDone?.(outcomes[index], ++done, suite.bugs.length);
+        runs[index] = await repairOne(bug, pool, generators, budgetSeconds, options.llm, options.priorFactors);
+        options.onBugDone?.(runs[index], ++done, suite.bugs.length);
       }
     };
     await Promise.all(Array.from({ length: Math.max(1, options.jobs ?? 1) }, worker));
@@ -119,19 +119,19 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
     await pool.close();
   }
   const seconds = (performance.now() - started) / 1000;
-  const firsts = outcomes.flatMap((o) => (o.firstPlausibleSeconds !== undefined ? [o.firstPlausibleSeconds] : []));
-  const searchSeconds = outcomes.reduce((s, o) => s + o.seconds, 0);
-  const trialCount = outcomes.reduce((s, o) => s + o.trials, 0);
-  const count = (v: BugVerdict) => outcomes.filter((o) => o.verdict === v).length;
+  const firsts = runs.flatMap((o) => (o.firstPlausibleSeconds !== undefined ? [o.firstPlausibleSeconds] : []));
+  const searchSeconds = runs.reduce((s, o) => s + o.seconds, 0);
+  const trialCount = runs.reduce((s, o) => s + o.trials, 0);
+  const count = (v: BugGrade) => runs.filter((o) => o.grade === v).length;
   const verifiedPlausible = count('correct') + count('overfitted');
-  const low = outcomes.filter((o) => o.plausible && o.confidence === 'low');
-  const lowCount = (v: BugVerdict) => low.filter((o) => o.verdict === v).length;
+  const low = runs.filter((o) => o.plausible && o.confidence === 'low');
+  const lowCount = (v: BugGrade) => low.filter((o) => o.grade === v).length;
   const highJudged = verifiedPlausible - lowCount('correct') - lowCount('overfitted');
   return {
     suite: suite.name,
     summary: {
-      bugs: outcomes.length,
-      plausible: outcomes.filter((o) => o.plausible).length,
+      bugs: runs.length,
+      plausible: runs.filter((o) => o.plausible).length,
       correct: count('correct'),
       unverified: count('unverified'),
       verifiedPlausible,
@@ -147,11 +147,11 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
       generators,
       budgetSeconds,
     },
-    bugs: outcomes,
+    bugs: runs,
   };
 }
 
-async function repairOne(bug: SuiteBug, pool: SandboxPool, generators: ('template' | 'llm')[], budgetSeconds: number, llm?: LlmGenerator, priorFactors?: PriorFactors): Promise<BugOutcome> {
+async function repairOne(bug: SuiteBug, pool: SandboxPool, generators: ('template' | 'llm')[], budgetSeconds: number, llm?: LlmGenerator, priorFactors?: PriorFactors): Promise<BugRun> {
   const started = performance.now();
   const base = { id: bug.id, bugType: bug.bugType, visibleCases: bug.cases.length, hiddenCases: bug.hidden.length };
   try {
@@ -160,12 +160,12 @@ async function repairOne(bug: SuiteBug, pool: SandboxPool, generators: ('templat
     let hiddenPassed = 0;
     if (winner && bug.hidden.length > 0) hiddenPassed = await countPasses(pool, { ...bug.block, source: winner.source }, bug.hidden);
     const plausible = result.plausible;
-    const verdict: BugVerdict = !plausible ? 'not-fixed' : bug.hidden.length === 0 ? 'unverified' : hiddenPassed === bug.hidden.length ? 'correct' : 'overfitted';
+    const grade: BugGrade = !plausible ? 'not-fixed' : bug.hidden.length === 0 ? 'unverified' : hiddenPassed === bug.hidden.length ? 'correct' : 'overfitted';
     return {
       ...base,
-      verdict,
+      grade,
       plausible,
-      correct: verdict === 'correct',
+      correct: grade === 'correct',
       seconds: (performance.now() - started) / 1000,
       firstPlausibleSeconds: result.firstPlausibleMs !== undefined ? result.firstPlausibleMs / 1000 : undefined,
       candidates: result.tried,
@@ -179,7 +179,7 @@ async function repairOne(bug: SuiteBug, pool: SandboxPool, generators: ('templat
       stoppedBy: result.stoppedBy,
     };
   } catch (error) {
-    return { ...base, verdict: 'error', plausible: false, correct: false, seconds: (performance.now() - started) / 1000, candidates: 0, trials: 0, hiddenPassed: 0, plausibleCount: 0, stoppedBy: 'error', error: String((error as Error)?.message ?? error) };
+    return { ...base, grade: 'error', plausible: false, correct: false, seconds: (performance.now() - started) / 1000, candidates: 0, trials: 0, hiddenPassed: 0, plausibleCount: 0, stoppedBy: 'error', error: String((error as Error)?.message ?? error) };
   }
 }
 

@@ -23,7 +23,7 @@ const MAX_FACTOR = 4;
 /** What the learner reads of each bug of a bench report. */
 export interface ReportBug {
   id: string;
-  verdict: string;
+  grade: string;
   generator?: string;
 }
 
@@ -50,10 +50,10 @@ export function learnPriors(bugs: readonly ReportBug[], options: LearnOptions): 
   for (const bug of bugs) {
     if (options.bugs && !options.bugs.has(bug.id)) continue;
     used.push(bug.id);
-    if (bug.verdict !== 'correct' && bug.verdict !== 'overfitted') continue;
+    if (bug.grade !== 'correct' && bug.grade !== 'overfitted') continue;
     for (const op of operatorFamilies(bug.generator)) {
       const row = counts.get(op) ?? { correct: 0, overfitted: 0 };
-      row[bug.verdict]++;
+      row[bug.grade]++;
       counts.set(op, row);
     }
   }
@@ -72,7 +72,7 @@ export function learnPriors(bugs: readonly ReportBug[], options: LearnOptions): 
   };
 }
 
-/** The bugs of a bench report JSON file (as `suture bench --json` writes it). */
+/** The bugs of a bench report JSON file (as `suture bench --json` writes it; reports written before a bug's grade was named so say `verdict`). */
 export async function readReportBugs(file: string): Promise<{ suite: string; bugs: ReportBug[] }> {
   let parsed: unknown;
   try {
@@ -84,8 +84,9 @@ export async function readReportBugs(file: string): Promise<{ suite: string; bug
   if (!report || typeof report.suite !== 'string' || !Array.isArray(report.bugs)) throw new Error(`${file}: not a bench report (expected "suite" and "bugs")`);
   const bugs: ReportBug[] = [];
   for (const [i, b] of (report.bugs as Record<string, unknown>[]).entries()) {
-    if (!b || typeof b.id !== 'string' || typeof b.verdict !== 'string') throw new Error(`${file}: bugs[${i}] needs "id" and "verdict"`);
-    bugs.push({ id: b.id, verdict: b.verdict, ...(typeof b.generator === 'string' ? { generator: b.generator } : {}) });
+    const grade = b?.grade ?? b?.verdict;
+    if (!b || typeof b.id !== 'string' || typeof grade !== 'string') throw new Error(`${file}: bugs[${i}] needs "id" and "grade"`);
+    bugs.push({ id: b.id, grade, ...(typeof b.generator === 'string' ? { generator: b.generator } : {}) });
   }
   return { suite: report.suite, bugs };
 }

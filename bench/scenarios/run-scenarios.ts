@@ -88,11 +88,11 @@ function parse(argv: string[]): Cli | 'help' {
 }
 
 function table(report: BenchReport): string {
-  const lines = ['| scenario | uses | verdict | hidden right | healthy unchanged | replace: hidden / healthy | held | s to patch |', '|---|---|---|---|---|---|---|---|'];
+  const lines = ['| scenario | uses | grade | hidden right | healthy unchanged | replace: hidden / healthy | held | s to patch |', '|---|---|---|---|---|---|---|---|'];
   for (const r of report.scenarios) {
     const f = r.fallback;
     const x = r.replace;
-    lines.push(`| ${r.id} | ${r.uses.join(', ') || '-'} | ${r.verdict} | ${f ? `${f.hiddenCorrect}/${f.hiddenTotal}` : '-'} | ${f ? `${f.healthyUnchanged}/${f.healthyTotal}` : '-'} | ${x ? `${x.hiddenCorrect}/${x.hiddenTotal} / ${x.healthyUnchanged}/${x.healthyTotal}` : '-'} | ${r.held ? `yes (${r.confidence ?? '?'})` : 'no'} | ${r.msToPatch === undefined ? '-' : (r.msToPatch / 1000).toFixed(1)} |`);
+    lines.push(`| ${r.id} | ${r.uses.join(', ') || '-'} | ${r.grade} | ${f ? `${f.hiddenCorrect}/${f.hiddenTotal}` : '-'} | ${f ? `${f.healthyUnchanged}/${f.healthyTotal}` : '-'} | ${x ? `${x.hiddenCorrect}/${x.hiddenTotal} / ${x.healthyUnchanged}/${x.healthyTotal}` : '-'} | ${r.held ? `yes (${r.confidence ?? '?'})` : 'no'} | ${r.msToPatch === undefined ? '-' : (r.msToPatch / 1000).toFixed(1)} |`);
   }
   const t = report.totals;
   lines.push('', `fixed correctly ${t.fixed} of ${t.run} run (${t.scenarios} scenarios, ${t.skipped} skipped); plausible but wrong ${t.wrong}; held for approval ${t.held} (correct once approved ${t.heldCorrect}, wrong ${t.heldWrong}); no patch ${t.noPatch}`);

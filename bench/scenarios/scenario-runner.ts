@@ -28,7 +28,7 @@ export interface BenchSettings {
 
 export const DEFAULT_SETTINGS: BenchSettings = { budgetMs: 30_000, patchTimeoutMs: 60_000, sampleRate: 1, replacePhase: true, log: () => undefined };
 
-export type Verdict = 'fixed' | 'wrong' | 'held-correct' | 'held-wrong' | 'no-patch' | 'skipped';
+export type Grade = 'fixed' | 'wrong' | 'held-correct' | 'held-wrong' | 'no-patch' | 'skipped';
 
 export interface CheckRow {
   args: string;
@@ -50,7 +50,7 @@ export interface ScenarioResult {
   id: string;
   title: string;
   uses: string[];
-  verdict: Verdict;
+  grade: Grade;
   /** Why, in a few words (skipped, no patch, which checks failed). */
   note: string;
   /** A patch was published for the bug (whatever its status). */
@@ -98,11 +98,11 @@ export interface Totals {
 }
 
 /**
- * The verdict of a scenario from what was observed. `fixed` needs every hidden call right and no
+ * The grade of a scenario from what was observed. `fixed` needs every hidden call right and no
  * healthy answer changed: the SDK's answers to the healthy calls as before, no shadow run that
  * disagreed, and (when the replace phase ran) the same with the patch answering every call.
  */
-export function verdictOf(r: Pick<ScenarioResult, 'patched' | 'held' | 'fallback' | 'replace' | 'shadowDisagreements'>): Verdict {
+export function gradeOf(r: Pick<ScenarioResult, 'patched' | 'held' | 'fallback' | 'replace' | 'shadowDisagreements'>): Grade {
   if (!r.patched || !r.fallback) return 'no-patch';
   const right = (p: PhaseResult) => p.hiddenCorrect === p.hiddenTotal && p.healthyUnchanged === p.healthyTotal;
   const good = right(r.fallback) && r.shadowDisagreements === 0 && (r.replace === undefined || right(r.replace));
@@ -111,7 +111,7 @@ export function verdictOf(r: Pick<ScenarioResult, 'patched' | 'held' | 'fallback
 }
 
 export function totalsOf(results: ScenarioResult[]): Totals {
-  const count = (v: Verdict) => results.filter((r) => r.verdict === v).length;
+  const count = (v: Grade) => results.filter((r) => r.grade === v).length;
   return {
     scenarios: results.length,
     run: results.length - count('skipped'),
@@ -197,7 +197,7 @@ export class ScenarioBench {
 
   /** Runs one scenario; `skip` (a reason) records it as skipped without running it. */
   async run(s: Scenario, skip?: string): Promise<ScenarioResult> {
-    const base: ScenarioResult = { id: s.id, title: s.title, uses: s.uses, verdict: 'skipped', note: '', patched: false, held: false, shadowDisagreements: 0 };
+    const base: ScenarioResult = { id: s.id, title: s.title, uses: s.uses, grade: 'skipped', note: '', patched: false, held: false, shadowDisagreements: 0 };
     if (skip) return { ...base, note: skip };
     const problems = await checkScenario(s);
     if (problems.length) throw new Error(`scenario ${s.id} is not well formed: ${problems.join('; ')}`);
@@ -234,7 +234,7 @@ export class ScenarioBench {
         r.job = { tried: j.tried, ms: j.ms, knownGood: j.knownGood, cases: j.cases, stoppedBy: j.stoppedBy };
       }
       if (!settled.patch) {
-        r.verdict = 'no-patch';
+        r.grade = 'no-patch';
         r.note = settled.bug ? `bug ${settled.bug.status}${settled.bug.reason ? `: ${settled.bug.reason}` : ''}` : `no bug settled within ${this.settings.patchTimeoutMs} ms`;
         log(`no patch (${r.note})`);
         return r;
@@ -250,12 +250,12 @@ export class ScenarioBench {
         const approved = await this.#admin(`/v1/admin/patches/${patch.id}/approve`, { reason: 'scenario bench: judge the held patch' });
         if (approved.status !== 200) throw new Error(`approving ${patch.id} answered ${approved.status}: ${JSON.stringify(approved.json)}`);
       } else if (patch.status !== 'active' && patch.status !== 'canary') {
-        r.verdict = 'no-patch';
+        r.grade = 'no-patch';
         r.note = `patch ${patch.status}`;
         return r;
       }
       if (!(await this.#reaches(client, app, token, patch.id, 'fallback'))) {
-        r.verdict = 'no-patch';
+        r.grade = 'no-patch';
         r.note = `the SDK did not get patch ${patch.id} within 15 s${sdkErrors.length ? ` (${sdkErrors.join('; ')})` : ''}`;
         return r;
       }
@@ -279,7 +279,7 @@ export class ScenarioBench {
           r.patchStatus = now.json.status;
         }
       }
-      r.verdict = verdictOf(r);
+      r.grade = gradeOf(r);
       r.note = noteOf(r, sdkErrors);
       return r;
     } finally {
@@ -408,7 +408,7 @@ export async function runScenarios(scenarios: Scenario[], settings: Partial<Benc
       const skip = s.uses.length && !uses ? 'the SDK has no uses option (run({ id, description, uses }, fn))' : undefined;
       const r = await bench.run(s, skip);
       results.push(r);
-      log(`(${i + 1}/${scenarios.length}) ${s.id}: ${r.verdict}${r.fallback ? `, hidden ${r.fallback.hiddenCorrect}/${r.fallback.hiddenTotal}, healthy unchanged ${r.fallback.healthyUnchanged}/${r.fallback.healthyTotal}` : ''}${r.replace ? `, replace: hidden ${r.replace.hiddenCorrect}/${r.replace.hiddenTotal} healthy ${r.replace.healthyUnchanged}/${r.replace.healthyTotal}` : ''}${r.msToPatch !== undefined ? `, patch in ${(r.msToPatch / 1000).toFixed(1)} s` : ''}${r.note ? ` — ${r.note}` : ''}`);
+      log(`(${i + 1}/${scenarios.length}) ${s.id}: ${r.grade}${r.fallback ? `, hidden ${r.fallback.hiddenCorrect}/${r.fallback.hiddenTotal}, healthy unchanged ${r.fallback.healthyUnchanged}/${r.fallback.healthyTotal}` : ''}${r.replace ? `, replace: hidden ${r.replace.hiddenCorrect}/${r.replace.hiddenTotal} healthy ${r.replace.healthyUnchanged}/${r.replace.healthyTotal}` : ''}${r.msToPatch !== undefined ? `, patch in ${(r.msToPatch / 1000).toFixed(1)} s` : ''}${r.note ? ` — ${r.note}` : ''}`);
     }
   } finally {
     await bench.close();

@@ -170,7 +170,7 @@ export function ingestRoutes(app: FastifyInstance, ctx: DaemonContext): void {
         if (r.decision === 'promoted' || r.decision === 'rolled-back') {
           metrics.decisions.inc({ decision: r.decision });
           const total = patch.passed + patch.threw + o.passed + o.threw;
-          // A shadow roll-back is the comparison's verdict: its actor says so.
+          // A shadow roll-back is the comparison's doing: its actor says so.
           const actor = r.reason === 'shadow' ? 'shadow' : 'system';
           const first = o.disagreements?.[0];
           await store.audit({

@@ -109,7 +109,7 @@ export function registryRoutes(app: FastifyInstance, ctx: DaemonContext): void {
     const bug = await store.getBug(fingerprint);
     if (!bug) throw new HttpError('SUTURE_UNKNOWN_BUG', `no bug with fingerprint ${fingerprint}`);
     auth.app(request, bug.app);
-    // The live patch, or the verdict that none will come for the bug as it stands.
+    // The live patch, or the answer that none will come for the bug as it stands.
     const answer = async (): Promise<PatchRecord | NoPatchAnswer | null> => {
       const b = await store.getBug(fingerprint);
       if (!b) return null;

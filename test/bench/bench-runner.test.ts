@@ -20,7 +20,7 @@ test('runBench repairs bugs and judges the winners on hidden cases', async () =>
     assert.equal(bug.plausible, true, `${bug.id} plausible`);
     assert.ok(bug.hiddenCases > 0);
     assert.equal(bug.correct, bug.hiddenPassed === bug.hiddenCases, `${bug.id}: correct means every hidden case passes`);
-    assert.equal(bug.verdict, bug.correct ? 'correct' : 'overfitted');
+    assert.equal(bug.grade, bug.correct ? 'correct' : 'overfitted');
     assert.ok(bug.trials >= bug.candidates && bug.candidates > 0);
     assert.match(bug.diff ?? '', /^@@/m);
   }
@@ -49,9 +49,9 @@ test('a plausible winner without hidden cases is unverified, never correct; over
     const report = await runBench({ suiteDir: dir, budgetSeconds: 10, sandboxes: 2 });
     const byId = Object.fromEntries(report.bugs.map((b) => [b.id, b]));
     assert.ok(report.bugs.every((b) => b.plausible), 'the engine repairs all three the same way');
-    assert.deepEqual([byId.judged.verdict, byId.judged.correct], ['correct', true]);
-    assert.deepEqual([byId.unjudged.verdict, byId.unjudged.correct, byId.unjudged.hiddenCases], ['unverified', false, 0]);
-    assert.deepEqual([byId.misjudged.verdict, byId.misjudged.correct], ['overfitted', false]);
+    assert.deepEqual([byId.judged.grade, byId.judged.correct], ['correct', true]);
+    assert.deepEqual([byId.unjudged.grade, byId.unjudged.correct, byId.unjudged.hiddenCases], ['unverified', false, 0]);
+    assert.deepEqual([byId.misjudged.grade, byId.misjudged.correct], ['overfitted', false]);
     const { plausible, correct, unverified, verifiedPlausible, overfitted, overfittedShare } = report.summary;
     assert.deepEqual({ plausible, correct, unverified, verifiedPlausible, overfitted, overfittedShare }, { plausible: 3, correct: 1, unverified: 1, verifiedPlausible: 2, overfitted: 1, overfittedShare: 0.5 });
     const [figures, confidence] = benchFigures(report.summary).split('\n');
@@ -77,7 +77,7 @@ test('suture bench --json writes the documented report shape; bad options exit n
     assert.match(stdout, /plausible 1 \(100\.0 %\)/);
     const report = JSON.parse(await readFile(out, 'utf8'));
     assert.deepEqual(Object.keys(report.summary).slice(0, 7), ['bugs', 'plausible', 'correct', 'unverified', 'verifiedPlausible', 'overfitted', 'overfittedShare']);
-    for (const key of ['id', 'verdict', 'plausible', 'correct', 'seconds', 'candidates', 'trials']) assert.ok(key in report.bugs[0], key);
+    for (const key of ['id', 'grade', 'plausible', 'correct', 'seconds', 'candidates', 'trials']) assert.ok(key in report.bugs[0], key);
     const bad = await run(process.execPath, ['--no-node-snapshot', '--import', 'tsx', 'cli/main.ts', 'bench', '--suite', suite, '--budget', 'abc'], { cwd: root }).catch((e) => e);
     assert.notEqual(bad.code, 0);
     assert.match(bad.stderr, /expected a positive number/);

@@ -46,13 +46,13 @@ test('training bugs: out-of-fold leaves the measured fold out, in-fold keeps it;
 
 test('the learner counts correct and overfitted winners per operator family, smoothed and clamped', () => {
   const bugs = [
-    { id: 'a', verdict: 'correct', generator: 'template:relational' },
-    { id: 'b', verdict: 'correct', generator: 'template:relational+variable' },
-    { id: 'c', verdict: 'overfitted', generator: 'template:statement-deletion' },
-    { id: 'd', verdict: 'unverified', generator: 'template:literal' },
-    { id: 'e', verdict: 'correct', generator: 'llm:model#1' },
-    { id: 'f', verdict: 'not-fixed' },
-    ...Array.from({ length: 20 }, (_, i) => ({ id: `w${i}`, verdict: 'correct', generator: 'template:wrap' })),
+    { id: 'a', grade: 'correct', generator: 'template:relational' },
+    { id: 'b', grade: 'correct', generator: 'template:relational+variable' },
+    { id: 'c', grade: 'overfitted', generator: 'template:statement-deletion' },
+    { id: 'd', grade: 'unverified', generator: 'template:literal' },
+    { id: 'e', grade: 'correct', generator: 'llm:model#1' },
+    { id: 'f', grade: 'not-fixed' },
+    ...Array.from({ length: 20 }, (_, i) => ({ id: `w${i}`, grade: 'correct', generator: 'template:wrap' })),
   ];
   const learned = learnPriors(bugs, { suite: 's' });
   assert.deepEqual(learned.operators.relational, { correct: 2, overfitted: 0, factor: 2 });
@@ -93,10 +93,15 @@ test('the fold bench measures a fold with priors from the other folds, in-fold b
     const split = splitFolds(ids, 5);
     const suiteName = JSON.parse(await readFile(join(dir, 'suite.json'), 'utf8')).name;
     // A previous full run: one correct winner per bug, with a family of its fold's own.
-    const report = { suite: suiteName, bugs: ids.map((id) => ({ id, verdict: 'correct', generator: `template:family-of-fold-${split.foldOf.get(id)}` })) };
+    const report = { suite: suiteName, bugs: ids.map((id) => ({ id, grade: 'correct', generator: `template:family-of-fold-${split.foldOf.get(id)}` })) };
     const reportFile = join(dir, 'full.json');
     await writeFile(reportFile, JSON.stringify(report));
     assert.equal((await readReportBugs(reportFile)).bugs.length, ids.length);
+    const older = join(dir, 'older.json');
+    await writeFile(older, JSON.stringify({ ...report, bugs: report.bugs.map(({ grade, ...b }) => ({ ...b, verdict: grade })) }));
+    assert.deepEqual(await readReportBugs(older), await readReportBugs(reportFile), 'a report written before grade (its bugs say verdict) reads the same');
+    const kept = await readReportBugs(join(root, 'bench/results/humanevalfix-js-dev-template-10s.json'));
+    assert.ok(kept.bugs.length > 0 && kept.bugs.every((b) => ['correct', 'overfitted', 'unverified', 'not-fixed', 'error'].includes(b.grade)), 'the kept full run still reads');
 
     await assert.rejects(runFoldBench({ suiteDir: dir, k: 5, folds: [0], priorsFrom: reportFile, budgetSeconds: 5, sandboxes: 2 }), /reserved fold/);
     const wrong = join(dir, 'other.json');

@@ -1,7 +1,7 @@
 /**
  * The end-to-end scenario runner (bench/scenarios/) on two real scenarios, one pure and one that
  * reads a module constant through `uses`, against a real daemon, worker and Redis. The runner's
- * verdicts are checked against an independent judgement of the published patch source, and a copy
+ * grades are checked against an independent judgement of the published patch source, and a copy
  * of the pure scenario whose expected answers are deliberately wrong must not be reported correct.
  */
 import assert from 'node:assert/strict';
@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { APPS_DIR, checkScenario, loadScenario, type Scenario } from '../../bench/scenarios/scenario-definition.ts';
-import { ScenarioBench, sdkHasUses, totalsOf, verdictOf, type PhaseResult, type ScenarioResult } from '../../bench/scenarios/scenario-runner.ts';
+import { ScenarioBench, sdkHasUses, totalsOf, gradeOf, type PhaseResult, type ScenarioResult } from '../../bench/scenarios/scenario-runner.ts';
 
 const PURE = join(APPS_DIR, 'tracking-link-optional-chain.mjs');
 const WITH_USES = join(APPS_DIR, 'price-in-currency-rates.mjs');
@@ -60,43 +60,43 @@ describe('scenario runner', () => {
   });
   after(() => bench?.close());
 
-  it('a pure scenario: the verdict agrees with the published patch run on the hidden inputs', { timeout: 90_000 }, async () => {
+  it('a pure scenario: the grade agrees with the published patch run on the hidden inputs', { timeout: 90_000 }, async () => {
     const r = await bench.run(pure);
-    assert.ok(r.patched && r.patchSource && r.fallback, `patched (${r.verdict}: ${r.note})`);
+    assert.ok(r.patched && r.patchSource && r.fallback, `patched (${r.grade}: ${r.note})`);
     const right = hiddenRightByPatch(pure, compilePatch(r.patchSource, {}));
     assert.equal(r.fallback.hiddenCorrect, right, `runner says ${r.fallback.hiddenCorrect}/${r.fallback.hiddenTotal}, the patch itself gets ${right}`);
     assert.equal(r.fallback.hiddenTotal, pure.hidden.length);
     assert.equal(r.fallback.healthyTotal, pure.healthy.length);
     const allRight = right === pure.hidden.length && r.fallback.healthyUnchanged === r.fallback.healthyTotal && r.shadowDisagreements === 0;
-    assert.equal(r.verdict === 'fixed' || r.verdict === 'held-correct', allRight, `verdict ${r.verdict}: ${r.note}`);
+    assert.equal(r.grade === 'fixed' || r.grade === 'held-correct', allRight, `grade ${r.grade}: ${r.note}`);
     assert.ok(r.msToPatch !== undefined && r.msToPatch > 0);
   });
 
   it('a scenario that reads a module constant through uses, judged the same way', { timeout: 90_000, skip: sdkHasUses() ? false : 'the SDK has no uses option' }, async () => {
     const r = await bench.run(withUses);
-    assert.ok(r.patched && r.patchSource && r.fallback, `patched (${r.verdict}: ${r.note})`);
+    assert.ok(r.patched && r.patchSource && r.fallback, `patched (${r.grade}: ${r.note})`);
     const { RATES } = (await import(pathToFileURL(WITH_USES).href)) as { RATES: unknown };
     const right = hiddenRightByPatch(withUses, compilePatch(r.patchSource, { RATES }));
     assert.equal(r.fallback.hiddenCorrect, right, `runner says ${r.fallback.hiddenCorrect}/${r.fallback.hiddenTotal}, the patch itself gets ${right}`);
     const allRight = right === withUses.hidden.length && r.fallback.healthyUnchanged === r.fallback.healthyTotal && r.shadowDisagreements === 0;
-    assert.equal(r.verdict === 'fixed' || r.verdict === 'held-correct', allRight, `verdict ${r.verdict}: ${r.note}`);
+    assert.equal(r.grade === 'fixed' || r.grade === 'held-correct', allRight, `grade ${r.grade}: ${r.note}`);
   });
 
   it('deliberately wrong expected answers are reported as not correct, naming the calls', { timeout: 90_000 }, async () => {
     assert.deepEqual(await checkScenario(wrongExpectations), [], 'the variant still agrees with the app on the healthy calls');
     const r = await bench.run(wrongExpectations);
-    assert.ok(r.patched && r.fallback, `patched (${r.verdict}: ${r.note})`);
+    assert.ok(r.patched && r.fallback, `patched (${r.grade}: ${r.note})`);
     // Hidden calls s5 and s8 have tracking without a carrier: "pending" is expected there.
     assert.ok(r.fallback.hiddenCorrect <= r.fallback.hiddenTotal - 2, `hidden ${r.fallback.hiddenCorrect}/${r.fallback.hiddenTotal}`);
-    assert.notEqual(r.verdict, 'fixed');
-    assert.notEqual(r.verdict, 'held-correct');
+    assert.notEqual(r.grade, 'fixed');
+    assert.notEqual(r.grade, 'held-correct');
     assert.match(r.note, /want "pending"/);
     assert.equal(totalsOf([r]).fixed, 0);
   });
 
   it('skips a scenario with a reason, and refuses one whose failing call does not fail', async () => {
     const skipped = await bench.run(withUses, 'no uses here');
-    assert.equal(skipped.verdict, 'skipped');
+    assert.equal(skipped.grade, 'skipped');
     assert.equal(skipped.note, 'no uses here');
     const broken: Scenario = { ...pure, id: 'broken', failing: [[{ id: 'ok', tracking: { number: '1', carrier: { code: 'dhl' } } }]] };
     assert.match((await checkScenario(broken)).join(), /failing\[0\] does not throw/);
@@ -104,20 +104,20 @@ describe('scenario runner', () => {
   });
 });
 
-describe('verdicts', () => {
+describe('grades', () => {
   const phase = (hidden: [number, number], healthy: [number, number]): PhaseResult => ({ hiddenCorrect: hidden[0], hiddenTotal: hidden[1], healthyUnchanged: healthy[0], healthyTotal: healthy[1], hidden: [], healthy: [] });
   const base: Pick<ScenarioResult, 'patched' | 'held' | 'fallback' | 'replace' | 'shadowDisagreements'> = { patched: true, held: false, fallback: phase([3, 3], [4, 4]), shadowDisagreements: 0 };
 
   it('fixed only when every hidden answer is right and no healthy answer changed, in every phase', () => {
-    assert.equal(verdictOf(base), 'fixed');
-    assert.equal(verdictOf({ ...base, fallback: phase([2, 3], [4, 4]) }), 'wrong');
-    assert.equal(verdictOf({ ...base, fallback: phase([3, 3], [3, 4]) }), 'wrong');
-    assert.equal(verdictOf({ ...base, shadowDisagreements: 1 }), 'wrong');
-    assert.equal(verdictOf({ ...base, replace: phase([3, 3], [3, 4]) }), 'wrong');
-    assert.equal(verdictOf({ ...base, replace: phase([3, 3], [4, 4]) }), 'fixed');
-    assert.equal(verdictOf({ ...base, held: true }), 'held-correct');
-    assert.equal(verdictOf({ ...base, held: true, fallback: phase([0, 3], [4, 4]) }), 'held-wrong');
-    assert.equal(verdictOf({ ...base, patched: false }), 'no-patch');
-    assert.equal(verdictOf({ ...base, fallback: undefined }), 'no-patch');
+    assert.equal(gradeOf(base), 'fixed');
+    assert.equal(gradeOf({ ...base, fallback: phase([2, 3], [4, 4]) }), 'wrong');
+    assert.equal(gradeOf({ ...base, fallback: phase([3, 3], [3, 4]) }), 'wrong');
+    assert.equal(gradeOf({ ...base, shadowDisagreements: 1 }), 'wrong');
+    assert.equal(gradeOf({ ...base, replace: phase([3, 3], [3, 4]) }), 'wrong');
+    assert.equal(gradeOf({ ...base, replace: phase([3, 3], [4, 4]) }), 'fixed');
+    assert.equal(gradeOf({ ...base, held: true }), 'held-correct');
+    assert.equal(gradeOf({ ...base, held: true, fallback: phase([0, 3], [4, 4]) }), 'held-wrong');
+    assert.equal(gradeOf({ ...base, patched: false }), 'no-patch');
+    assert.equal(gradeOf({ ...base, fallback: undefined }), 'no-patch');
   });
 });

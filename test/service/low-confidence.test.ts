@@ -22,7 +22,7 @@ test('a low-confidence winner is held for approval under the auto policy, with t
     return b?.patchId ? b : null;
   }, 60_000);
   const report = (await store.getReport(fingerprint, bug.round)) as RepairJobReport;
-  assert.equal(report.confidence?.level, 'low', `the engine's verdict on this job: ${report.confidence?.reason}`);
+  assert.equal(report.confidence?.level, 'low', `the engine's confidence on this job: ${report.confidence?.reason}`);
   assert.ok(report.confidence!.disagreements.length > 0, 'the report shows the inputs the candidates disagree on');
   for (const d of report.confidence!.disagreements) assert.ok(new Set(d.answers.map((a) => a.answer)).size > 1);
   const patch = await store.getPatch(bug.patchId!);

@@ -35,7 +35,7 @@ test('an operator requeue of a cannot-see bug: the worker refuses to search it, 
   const { jobId } = await requeue.json();
   assert.equal((await h.daemon.context.store.getBug(ack.fingerprint))?.status, 'new');
 
-  // Held while the job is queued; the worker's verdict ends it.
+  // Held while the job is queued; the worker's answer ends it.
   const held = poll(h, ack.fingerprint);
   await new Promise((r) => setTimeout(r, 300));
   await h.startWorker();
