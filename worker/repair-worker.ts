@@ -29,11 +29,12 @@ export interface RepairJobProgress {
   workerPid: number;
 }
 
+/** How a repair job ended: its BullMQ return value, the admin API's job `returnvalue`. */
 export type RepairJobResult =
-  | { outcome: 'published'; patch: PublishResult; tried: number; ms: number }
-  | { outcome: 'no-patch'; stoppedBy: string; tried: number; ms: number }
-  | { outcome: 'refused'; passed: number; total: number; differing: RecheckDifference[]; tried: number; ms: number }
-  | { outcome: 'skipped'; reason: string };
+  | { ended: 'published'; patch: PublishResult; tried: number; ms: number }
+  | { ended: 'no-patch'; stoppedBy: string; tried: number; ms: number }
+  | { ended: 'refused'; passed: number; total: number; differing: RecheckDifference[]; tried: number; ms: number }
+  | { ended: 'skipped'; reason: string };
 
 export interface RepairWorkerHandle {
   worker: Worker<RepairJobData, RepairJobResult>;
@@ -72,11 +73,11 @@ export async function startRepairWorker(config: SutureConfig, options: { logger?
     const { fingerprint, round } = job.data;
     const bug = await store.getBug(fingerprint);
     if (!bug) throw new UnrecoverableError(`unknown bug ${fingerprint}`);
-    if (bug.round !== round) return { outcome: 'skipped', reason: `bug is at round ${bug.round}` };
+    if (bug.round !== round) return { ended: 'skipped', reason: `bug is at round ${bug.round}` };
     if (bug.patchId) {
       // A previous attempt published (or reserved) this round's version: finish that, never a second one.
       const existing = await store.getPatch(bug.patchId);
-      if (existing) return { outcome: 'skipped', reason: `patch ${existing.id} already published` };
+      if (existing) return { ended: 'skipped', reason: `patch ${existing.id} already published` };
     }
     const block = await store.getBlock(bug.app, bug.blockId, bug.sourceHash);
     if (!block) throw new UnrecoverableError(`block ${bug.blockId} of bug ${fingerprint} is missing`);
@@ -87,7 +88,7 @@ export async function startRepairWorker(config: SutureConfig, options: { logger?
     if (unseen.length > 0) {
       const reason = cannotSeeMessage(bug.blockId, unseen);
       await store.setBugStatus(fingerprint, round, 'cannot-see', { reason, unseen });
-      return { outcome: 'skipped', reason };
+      return { ended: 'skipped', reason };
     }
     await store.setBugStatus(fingerprint, round, 'repairing');
     const cases = buildJobCases(failures, await store.recordedCalls(bug.app, bug.blockId, bug.sourceHash));
@@ -131,7 +132,7 @@ export async function startRepairWorker(config: SutureConfig, options: { logger?
       progress.phase = 'done';
       sendProgress(true);
       log.info({ fingerprint, round, stoppedBy: result.stoppedBy, tried: result.tried }, 'no plausible patch');
-      return { outcome: 'no-patch', stoppedBy: result.stoppedBy, tried: result.tried, ms: Math.round(result.ms) };
+      return { ended: 'no-patch', stoppedBy: result.stoppedBy, tried: result.tried, ms: Math.round(result.ms) };
     }
     // Before signing: the winner again, in a sandbox host that never ran the search, on every case.
     progress.phase = 'rechecking';
@@ -149,7 +150,7 @@ export async function startRepairWorker(config: SutureConfig, options: { logger?
       progress.phase = 'done';
       sendProgress(true);
       log.warn({ fingerprint, round, generator: result.winner.generator, passed: recheck.passed, total: recheck.total, differing: recheck.differing }, 'winner refused: its re-check verdict differs from the search');
-      return { outcome: 'refused', passed: recheck.passed, total: recheck.total, differing: recheck.differing, tried: result.tried, ms: Math.round(result.ms) };
+      return { ended: 'refused', passed: recheck.passed, total: recheck.total, differing: recheck.differing, tried: result.tried, ms: Math.round(result.ms) };
     }
     progress.phase = 'publishing';
     sendProgress(true);
@@ -158,13 +159,13 @@ export async function startRepairWorker(config: SutureConfig, options: { logger?
       const evidence = evidenceFromCases(judged, recheck);
       patch = await publishPatch({ store, keys, config, bug, round, winner: result.winner, evidence, confidence: result.confidence?.level });
     } catch (error) {
-      if (error instanceof StaleRoundError) return { outcome: 'skipped', reason: error.message };
+      if (error instanceof StaleRoundError) return { ended: 'skipped', reason: error.message };
       throw error;
     }
     progress.phase = 'done';
     sendProgress(true);
     log.info({ fingerprint, round, patchId: patch.patchId, version: patch.version, status: patch.status, stored: patch.stored, tried: result.tried }, 'patch published');
-    return { outcome: 'published', patch, tried: result.tried, ms: Math.round(result.ms) };
+    return { ended: 'published', patch, tried: result.tried, ms: Math.round(result.ms) };
   };
 
   const worker = new Worker<RepairJobData, RepairJobResult>(REPAIR_QUEUE, processor, {

@@ -97,10 +97,10 @@ export const directRepair: RepairLike = {
   },
 };
 
-/** The outcome of one call: its answer, or the error it threw. */
-export type CallOutcome = { ok: true; value: unknown } | { ok: false; error: string };
+/** The result of one call: its answer, or the error it threw. */
+export type CallResult = { ok: true; value: unknown } | { ok: false; error: string };
 
-export async function outcomeOf(call: () => unknown): Promise<CallOutcome> {
+export async function resultOf(call: () => unknown): Promise<CallResult> {
   try {
     return { ok: true, value: await call() };
   } catch (e) {
@@ -108,7 +108,7 @@ export async function outcomeOf(call: () => unknown): Promise<CallOutcome> {
   }
 }
 
-export function sameOutcome(a: CallOutcome, b: CallOutcome): boolean {
+export function sameResult(a: CallResult, b: CallResult): boolean {
   return a.ok && b.ok ? isDeepStrictEqual(a.value, b.value) : !a.ok && !b.ok && a.error === b.error;
 }
 
@@ -123,23 +123,23 @@ export async function checkScenario(s: Scenario): Promise<string[]> {
   const entry = app[s.entry];
   if (typeof entry !== 'function') return [`createApp() has no method '${s.entry}'`];
   for (const [i, args] of s.healthy.entries()) {
-    const got = await outcomeOf(() => entry.apply(app, structuredClone(args)));
-    const want = await outcomeOf(() => s.intended(...structuredClone(args)));
+    const got = await resultOf(() => entry.apply(app, structuredClone(args)));
+    const want = await resultOf(() => s.intended(...structuredClone(args)));
     if (!got.ok) problems.push(`healthy[${i}] throws in the app as written (${got.error})`);
-    else if (!sameOutcome(got, want)) problems.push(`healthy[${i}]: the app answers ${show(got)}, intended ${show(want)}`);
+    else if (!sameResult(got, want)) problems.push(`healthy[${i}]: the app answers ${show(got)}, intended ${show(want)}`);
   }
   for (const [i, args] of s.failing.entries()) {
-    const got = await outcomeOf(() => entry.apply(app, structuredClone(args)));
+    const got = await resultOf(() => entry.apply(app, structuredClone(args)));
     if (got.ok) problems.push(`failing[${i}] does not throw in the app as written (answers ${show(got)})`);
   }
   for (const [i, args] of s.hidden.entries()) {
-    const want = await outcomeOf(() => s.intended(...structuredClone(args)));
+    const want = await resultOf(() => s.intended(...structuredClone(args)));
     if (!want.ok) problems.push(`hidden[${i}]: intended throws (${want.error})`);
   }
   return problems;
 }
 
-export function show(o: CallOutcome): string {
+export function show(o: CallResult): string {
   if (!o.ok) return `throws ${o.error}`;
   const text = o.value === undefined ? 'undefined' : JSON.stringify(o.value);
   return text.length > 120 ? `${text.slice(0, 117)}...` : text;

@@ -3,7 +3,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import type { SutureConfig } from '../../config/config-settings.ts';
 import { createRepairClient, type RepairClient, type ShadowEvent } from '../../sdk/index.ts';
 import { ADMIN_TOKEN, startHarness, type Harness } from '../../testkit/service-harness.ts';
-import { checkScenario, outcomeOf, sameOutcome, show, type CallOutcome, type Scenario } from './scenario-definition.ts';
+import { checkScenario, resultOf, sameResult, show, type CallResult, type Scenario } from './scenario-definition.ts';
 
 /**
  * Runs scenarios end to end: one real daemon and worker (offline template engine, the service's
@@ -214,12 +214,12 @@ export class ScenarioBench {
     const r = { ...base };
     try {
       const entry = appEntry(s, client);
-      const healthyBefore: CallOutcome[] = [];
-      for (const args of s.healthy) healthyBefore.push(await outcomeOf(() => entry(structuredClone(args))));
+      const healthyBefore: CallResult[] = [];
+      for (const args of s.healthy) healthyBefore.push(await resultOf(() => entry(structuredClone(args))));
       await client.flush();
       const t0 = Date.now();
       for (const args of s.failing) {
-        const o = await outcomeOf(() => entry(structuredClone(args)));
+        const o = await resultOf(() => entry(structuredClone(args)));
         if (o.ok) throw new Error(`scenario ${s.id}: a failing call answered ${show(o)} through the SDK before any patch`);
       }
       await client.flush();
@@ -321,17 +321,17 @@ export class ScenarioBench {
   }
 
   /** The hidden calls against `intended`, then the healthy calls against their answers before the patch. */
-  async #checks(s: Scenario, entry: (args: unknown[]) => unknown, healthyBefore: CallOutcome[]): Promise<PhaseResult> {
+  async #checks(s: Scenario, entry: (args: unknown[]) => unknown, healthyBefore: CallResult[]): Promise<PhaseResult> {
     const hidden: CheckRow[] = [];
     for (const args of s.hidden) {
-      const want = await outcomeOf(() => s.intended(...structuredClone(args)));
-      const got = await outcomeOf(() => entry(structuredClone(args)));
-      hidden.push({ args: argsText(args), expected: show(want), got: show(got), ok: sameOutcome(got, want) });
+      const want = await resultOf(() => s.intended(...structuredClone(args)));
+      const got = await resultOf(() => entry(structuredClone(args)));
+      hidden.push({ args: argsText(args), expected: show(want), got: show(got), ok: sameResult(got, want) });
     }
     const healthy: CheckRow[] = [];
     for (const [i, args] of s.healthy.entries()) {
-      const got = await outcomeOf(() => entry(structuredClone(args)));
-      healthy.push({ args: argsText(args), expected: show(healthyBefore[i]), got: show(got), ok: sameOutcome(got, healthyBefore[i]) });
+      const got = await resultOf(() => entry(structuredClone(args)));
+      healthy.push({ args: argsText(args), expected: show(healthyBefore[i]), got: show(got), ok: sameResult(got, healthyBefore[i]) });
     }
     return {
       hiddenCorrect: hidden.filter((c) => c.ok).length,

@@ -175,7 +175,7 @@ async function main(): Promise<void> {
       callsPerSecond: Math.round(calls / elapsed),
       succeeded,
       failuresThrown: failures,
-      unexpectedOutcomes: unexpected,
+      unexpectedResults: unexpected,
       lateTicks,
       distinctFailingBlocks: failedBlocks.size,
       reportsAcknowledged: sum('failuresDelivered'),

@@ -98,7 +98,7 @@ test('ingest → job → worker → signed patch → manifest with ETag/304, lon
   // Admin view of the job: state, progress, candidates with diff, score and trial table.
   const job = await (await h.call(`/v1/admin/jobs/${ack.jobId}`, { token: ADMIN_TOKEN })).json();
   assert.equal(job.state, 'completed');
-  assert.equal(job.returnvalue.outcome, 'published');
+  assert.equal(job.returnvalue.ended, 'published');
   assert.equal(job.progress.phase, 'done');
   assert.ok(job.progress.tried > 0);
   assert.ok(job.report.candidates.length > 0);

@@ -86,7 +86,7 @@ describe('a real repair job with an LLM endpoint answering a mix of correct, wro
       return (await j?.getState()) === 'completed' ? j : null;
     }, 25_000);
     jobMs = Date.now() - started;
-    assert.equal(job.returnvalue.outcome, 'published', JSON.stringify(job.returnvalue));
+    assert.equal(job.returnvalue.ended, 'published', JSON.stringify(job.returnvalue));
     const res = await h.call(`/v1/admin/jobs/${ack.jobId}`, { token: ADMIN_TOKEN });
     report = ((await res.json()) as { report: RepairJobReport }).report;
     for (const c of report.candidates) {

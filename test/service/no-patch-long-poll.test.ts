@@ -50,7 +50,7 @@ test('an operator requeue of a cannot-see bug: the worker refuses to search it, 
     const j = await h.daemon.context.scheduler.queue.getJob(jobId);
     return j?.finishedOn ? j : null;
   });
-  assert.deepEqual(job.returnvalue, { outcome: 'skipped', reason: MESSAGE });
+  assert.deepEqual(job.returnvalue, { ended: 'skipped', reason: MESSAGE });
 });
 
 test('the long poll answers at once when the repair job ends without a plausible candidate', { timeout: 90_000 }, async (t) => {

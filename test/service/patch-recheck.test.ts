@@ -101,7 +101,7 @@ test('worker: an LLM winner refused by the re-check is not signed or published; 
     const j = await h.daemon.context.queue.getJob(jobId);
     return (await j?.getState()) === 'completed' ? j : null;
   }, 60_000);
-  assert.equal(finished.returnvalue.outcome, 'refused');
+  assert.equal(finished.returnvalue.ended, 'refused');
   // The two recorded calls with items get NaN; inputs the engine generated from them may differ too.
   const differing = finished.returnvalue.differing as { caseId: string; kind: string; search: string; recheck: string }[];
   assert.equal(differing.filter((d) => d.kind === 'recorded').length, 2);

@@ -78,7 +78,7 @@ test('a worker SIGKILLed mid-job: another worker finishes it, the bug gets one p
     const j = await h.daemon.context.queue.getJob(fingerprint);
     return (await j?.getState()) === 'completed' ? j : null;
   });
-  assert.equal(finished.returnvalue.outcome, 'published');
+  assert.equal(finished.returnvalue.ended, 'published');
   await killGroup(second, 'SIGTERM');
 });
 
