@@ -304,7 +304,10 @@ export async function repairBlock(block: Block, jobCases: Case[], options: Repai
       candidate.diff = unifiedDiff(block.source, spec.source);
       candidate.score = scoreCandidate(candidate);
       const why = profile && answersOffKind(report.results, noThrowIds, profile);
-      if (why) candidate.offKind = why;
+      if (why) {
+        candidate.offKind = why;
+        if (!answersOffKind(report.results, noThrowIds, profile!, { emptiness: false })) candidate.offKindEmptyOnly = true;
+      }
       if (firstPlausibleTried === undefined) {
         firstPlausibleTried = rank;
         result.firstPlausibleMs = performance.now() - started;
@@ -417,10 +420,10 @@ function rankPlausible(candidates: readonly CandidateReport[]): CandidateReport[
 }
 
 /** Why a plausible candidate's answer on some no-throw case is off kind (the first such case), or undefined. */
-function answersOffKind(results: readonly TrialResult[], noThrowIds: ReadonlySet<string>, profile: AnswerProfile): string | undefined {
+function answersOffKind(results: readonly TrialResult[], noThrowIds: ReadonlySet<string>, profile: AnswerProfile, options: { emptiness?: boolean } = {}): string | undefined {
   for (const r of results) {
     if (!noThrowIds.has(r.caseId) || r.verdict !== 'pass') continue;
-    const why = offKind(profile, r.actual);
+    const why = offKind(profile, r.actual, options);
     if (why) return `${r.caseId}: ${why}`;
   }
   return undefined;

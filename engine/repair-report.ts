@@ -31,6 +31,8 @@ export interface CandidateReport {
    * answer (scoring/answer-kinds.ts): why. It ranks after the plausible candidates that keep the kind.
    */
   offKind?: string;
+  /** Set with `offKind` when all it found is an empty list or string where known-good answers hold something: it orders, it does not lower confidence. */
+  offKindEmptyOnly?: boolean;
 }
 
 /**

@@ -62,13 +62,13 @@ export async function assessConfidence(
   const distinct = new Set<string>();
   const compared = ranked.filter((c) => {
     if (c !== winner && c.suspect && !winner.suspect) return false;
-    if (c !== winner && c.offKind !== undefined && winner.offKind === undefined) return false;
+    if (c !== winner && c.offKind !== undefined && !c.offKindEmptyOnly && (winner.offKind === undefined || winner.offKindEmptyOnly)) return false;
     if (distinct.has(c.source)) return false;
     distinct.add(c.source);
     return true;
   }).slice(0, options.compare ?? 4);
   const base = { compared: compared.map((c) => c.rank), inputs: 0, disagreements: [] };
-  if (winner.offKind !== undefined) {
+  if (winner.offKind !== undefined && !winner.offKindEmptyOnly) {
     return { confidence: { level: 'low', reason: `the winner answers unlike every known-good call: ${winner.offKind}`, ...base }, trials: 0 };
   }
   if (compared.length < 2) {
@@ -145,7 +145,7 @@ const NO_ANSWER_OF_THE_KIND = 'throws, or answers unlike every known-good call';
  */
 function answerOf(r: TrialResult | undefined, args: readonly Encoded[], profile?: AnswerProfile): string | undefined {
   if (!r) return undefined;
-  if (profile && (r.verdict === 'threw' || (r.verdict === 'pass' && offKind(profile, r.actual) !== undefined))) return NO_ANSWER_OF_THE_KIND;
+  if (profile && (r.verdict === 'threw' || (r.verdict === 'pass' && offKind(profile, r.actual, { emptiness: false }) !== undefined))) return NO_ANSWER_OF_THE_KIND;
   if (r.verdict === 'pass') {
     const value = JSON.stringify(r.actual === undefined ? { $t: 'undefined' } : r.actual);
     const after = r.actualArgsAfter ? JSON.stringify(r.actualArgsAfter) : undefined;

@@ -59,9 +59,14 @@ export function answerProfile(cases: readonly Case[], failingIds: ReadonlySet<st
   return profile;
 }
 
-/** Why `answer` is of another kind than every known-good answer (with the path), or undefined when it keeps the kind. */
-export function offKind(profile: AnswerProfile, answer: Encoded | undefined): string | undefined {
-  return check(profile, answer === undefined ? { $t: 'undefined' } : answer, 'the answer', 0);
+/**
+ * Why `answer` is of another kind than every known-good answer (with the path), or undefined when it keeps the
+ * kind. With `emptiness: false`, an empty list or string where the known-good ones there hold something is not
+ * counted: "none" is an everyday right answer for missing data (no address lines, no days), so it orders
+ * candidates (one that fills the value first) but is no reason on its own to doubt a winner.
+ */
+export function offKind(profile: AnswerProfile, answer: Encoded | undefined, options: { emptiness?: boolean } = {}): string | undefined {
+  return check(profile, answer === undefined ? { $t: 'undefined' } : answer, 'the answer', 0, options.emptiness ?? true);
 }
 
 /**
@@ -125,10 +130,11 @@ function addAnswer(profile: AnswerProfile, value: Encoded, depth: number): void 
   for (const [k, sub] of profile.fields!) addAnswer(sub, fields[k], depth + 1);
 }
 
-function check(profile: AnswerProfile, value: Encoded, where: string, depth: number): string | undefined {
+function check(profile: AnswerProfile, value: Encoded, where: string, depth: number, emptiness: boolean): string | undefined {
   if (profile.count < MIN_SUPPORT) return undefined;
   const kind = answerKind(value);
-  if (!profile.kinds.has(kind)) return `${where} is ${article(kind)} where every known-good answer there is ${[...profile.kinds].map(article).join(' or ')}`;
+  const emptied = (kind === 'empty list' && profile.kinds.has('list')) || (kind === 'empty string' && profile.kinds.has('string'));
+  if (!profile.kinds.has(kind) && (emptiness || !emptied)) return `${where} is ${article(kind)} where every known-good answer there is ${[...profile.kinds].map(article).join(' or ')}`;
   if (typeof value === 'string') {
     for (const [token, re] of MISSING_TOKENS) {
       if (re.test(value) && !profile.tokens.has(token)) return `${where} shows ${token.startsWith('an ') ? token : `\`${token}\``}, which no known-good answer there does`;
@@ -138,7 +144,7 @@ function check(profile: AnswerProfile, value: Encoded, where: string, depth: num
   const items = itemsOf(value);
   if (items && profile.elements) {
     for (const item of items) {
-      const why = check(profile.elements, item, `an element of ${where}`, depth + 1);
+      const why = check(profile.elements, item, `an element of ${where}`, depth + 1, emptiness);
       if (why) return why;
     }
     return undefined;
@@ -146,7 +152,7 @@ function check(profile: AnswerProfile, value: Encoded, where: string, depth: num
   const fields = fieldsOf(value);
   if (fields && profile.fields) {
     for (const [k, sub] of profile.fields) {
-      const why = check(sub, Object.hasOwn(fields, k) ? fields[k] : { $t: 'undefined' }, `field ${k} of ${where}`, depth + 1);
+      const why = check(sub, Object.hasOwn(fields, k) ? fields[k] : { $t: 'undefined' }, `field ${k} of ${where}`, depth + 1, emptiness);
       if (why) return why;
     }
   }

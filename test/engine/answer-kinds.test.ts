@@ -67,3 +67,16 @@ test('answer kinds: the engine ranks a plausible candidate that leaves a field u
   assert.equal(onlyOff.confidence?.level, 'low');
   assert.match(onlyOff.confidence?.reason ?? '', /answers unlike every known-good call/);
 });
+
+test('an empty list or string where known-good answers hold something orders candidates but, asked without emptiness, is no doubt on its own', () => {
+  const cases = [
+    { id: 'r1', kind: 'recorded' as const, check: 'value' as const, args: [1], expect: { name: 'ann', lines: ['1 Rue', '69001 Lyon'] } },
+    { id: 'r2', kind: 'recorded' as const, check: 'value' as const, args: [2], expect: { name: 'bo', lines: ['2 Gate', '0150 Oslo'] } },
+  ];
+  const profile = answerProfile(cases, new Set())!;
+  const empty = { name: 'eve', lines: [] };
+  assert.match(offKind(profile, empty) ?? '', /field lines of the answer is an empty list/);
+  assert.equal(offKind(profile, empty, { emptiness: false }), undefined);
+  assert.match(offKind(profile, { name: 'eve' }, { emptiness: false }) ?? '', /field lines/, 'a missing field still counts');
+  assert.match(offKind(profile, { name: 'eve', lines: ['undefined undefined'] }, { emptiness: false }) ?? '', /undefined/, 'printed missing values still count');
+});
