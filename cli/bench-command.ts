@@ -1,10 +1,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { Command, InvalidArgumentError } from 'commander';
 import { runBench, type BenchReport, type BugRun } from '../suite/bench-runner.ts';
-import { LlmGenerator } from '../engine/generators/llm/llm-generator.ts';
+import { LlmGenerator, parseLearnedPriors, priorFactors } from '../engine/index.ts';
 import { ProgressLine } from './progress-line.ts';
 import { runFoldBench, type FoldBenchReport, type FoldRole } from '../suite/fold-bench.ts';
-import { parseLearnedPriors, priorFactors } from '../engine/generators/template/learned-priors.ts';
 
 export function benchCommand(): Command {
   return new Command('bench')

@@ -1,6 +1,6 @@
 import { describeEvidence } from '../core/patch-evidence.ts';
 import { verifyPatchSignature } from '../core/patch-signature.ts';
-import type { CandidateReport } from '../engine/repair-report.ts';
+import type { CandidateReport } from '../engine/index.ts';
 import type { PatchedEvent, RepairClient } from '../sdk/index.ts';
 import type { BugRecord, PatchRecord, StoredFailureCase } from '../service/store/service-store.ts';
 import type { RepairJobReport } from '../worker/repair-job-report.ts';

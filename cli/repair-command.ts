@@ -1,9 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { loadSuite } from '../suite/suite-loader.ts';
-import { SandboxPool } from '../engine/sandbox/sandbox-pool.ts';
-import { repairBlock } from '../engine/repair-engine.ts';
-import type { CandidateReport, EngineEvent } from '../engine/repair-report.ts';
-import { LlmGenerator } from '../engine/generators/llm/llm-generator.ts';
+import { SandboxPool, repairBlock, type CandidateReport, type EngineEvent, LlmGenerator } from '../engine/index.ts';
 
 export function repairCommand(): Command {
   return new Command('repair')

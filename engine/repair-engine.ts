@@ -1,22 +1,16 @@
 import type { Block, Case, CandidateSpec, SandboxLimits, TrialReport, TrialResult } from '../core/types.ts';
-import type { SandboxPool } from './sandbox/sandbox-pool.ts';
-import { instrumentForCoverage } from './localisation/coverage-instrumenter.ts';
-import { rankSuspicious } from './localisation/suspicious-ranking.ts';
-import { generateTemplateCandidates, normaliseSource } from './generators/template/template-generator.ts';
-import type { PriorFactors } from './generators/template/learned-priors.ts';
-import type { LlmGenerator, LlmRepairInput } from './generators/llm/llm-generator.ts';
+import type { SandboxPool } from './sandbox/index.ts';
+import { instrumentForCoverage, rankSuspicious } from './localisation/index.ts';
+import { generateTemplateCandidates, normaliseSource, type PriorFactors } from './generators/template/index.ts';
+import type { LlmGenerator, LlmRepairInput } from './generators/llm/index.ts';
 import { editSize, editsSize, unifiedDiff } from '../core/candidate-diff.ts';
-import { scoreCandidate } from './scoring/candidate-score.ts';
-import { deriveInvariants, invariantViolation, type BehaviourInvariants } from './scoring/behaviour-invariants.ts';
-import { answerProfile, offKind, type AnswerProfile } from './scoring/answer-kinds.ts';
+import { answerProfile, deriveInvariants, invariantViolation, offKind, scoreCandidate, type AnswerProfile, type BehaviourInvariants } from './scoring/index.ts';
 import type { CandidateReport, EngineEvent, RepairResult } from './repair-report.ts';
-import { runBaseline } from './oracle/original-runs.ts';
-import { notApplied, oracleCases, oracleRule, withoutEffects, type OracleOptions } from './oracle/oracle-cases.ts';
-import { MovedThrows } from './oracle/moved-throw.ts';
+import {
+  assessConfidence, descriptionCases, MovedThrows, notApplied, oracleCases, oracleRule, runBaseline, unusableRedacted, withoutEffects,
+  type ConfidenceOptions, type OracleOptions,
+} from './oracle/index.ts';
 import { unknownFreeNames } from '../core/block-free-names.ts';
-import { assessConfidence, type ConfidenceOptions } from './oracle/confidence.ts';
-import { descriptionCases } from './oracle/description-examples.ts';
-import { unusableRedacted } from './oracle/redacted-cases.ts';
 
 export interface RepairOptions {
   /** Sandbox pool the trials run in (shared between jobs). */

@@ -1,5 +1,28 @@
 import type { Case, CandidateSpec, Encoded, SuspiciousRange, TrialReport, TrialResult } from '../core/types.ts';
-import type { OracleReport } from './oracle/oracle-cases.ts';
+
+/** What the original-as-oracle rule (oracle/oracle-cases.ts) did in one job. */
+export interface OracleReport {
+  applied: boolean;
+  /** Why the rule applies to this job or not. */
+  reason: string;
+  /** Inputs generated and run on the original. */
+  generated: number;
+  /** Inputs that became cases (the original returned normally, twice the same). */
+  cases: number;
+  /** Inputs the original threw on (dropped). */
+  originalThrew: number;
+  /** Inputs on which the original hit a time or memory limit (dropped). */
+  limits: number;
+  /**
+   * Inputs on which the original's answer breaks what known-good calls show, e.g. NaN, or is of a kind no
+   * known-good answer has (dropped: not an answer to keep).
+   */
+  misbehaved: number;
+  /** Inputs on which the original answered differently when run again (dropped). */
+  unstable: number;
+  /** Inputs on which the original made a dependency call no world of the job can answer (dropped). */
+  replayMisses: number;
+}
 
 export type CandidateStatus = 'plausible' | 'failed' | 'compile-error' | 'duplicate' | 'skipped';
 

@@ -1,10 +1,6 @@
 import { availableParallelism } from 'node:os';
 import type { Case } from '../core/types.ts';
-import { SandboxPool } from '../engine/sandbox/sandbox-pool.ts';
-import { repairBlock } from '../engine/repair-engine.ts';
-import type { RepairResult } from '../engine/repair-report.ts';
-import type { LlmGenerator } from '../engine/generators/llm/llm-generator.ts';
-import type { PriorFactors } from '../engine/generators/template/learned-priors.ts';
+import { SandboxPool, repairBlock, type RepairResult, type LlmGenerator, type PriorFactors } from '../engine/index.ts';
 import { loadSuite, type SuiteBug } from './suite-loader.ts';
 
 export interface BenchOptions {

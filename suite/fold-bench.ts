@@ -8,7 +8,7 @@ import { loadSuite } from './suite-loader.ts';
 import { runBench, type BenchOptions, type BenchReport } from './bench-runner.ts';
 import { bugsOfFold, checkFold, RESERVED_FOLD, splitFolds, suiteBugIds, trainingBugs } from './folds.ts';
 import { learnPriors, readReportBugs } from './prior-learner.ts';
-import { priorFactors, type LearnedPriors } from '../engine/generators/template/learned-priors.ts';
+import { priorFactors, type LearnedPriors } from '../engine/index.ts';
 
 export type FoldRole = 'in' | 'out';
 

@@ -14,7 +14,7 @@
  * own; it takes several bugs agreeing to move an operator far, and never beyond a factor of 4.
  */
 import { readFile } from 'node:fs/promises';
-import type { LearnedOperator, LearnedPriors } from '../engine/generators/template/learned-priors.ts';
+import type { LearnedOperator, LearnedPriors } from '../engine/index.ts';
 import { compareBugIds } from './suite-loader.ts';
 
 export const DEFAULT_SMOOTHING = 2;

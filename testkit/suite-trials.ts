@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import type { Case } from '../core/types.ts';
 import type { SuiteBug } from '../suite/suite-loader.ts';
-import type { SandboxPool } from '../engine/sandbox/sandbox-pool.ts';
+import type { SandboxPool } from '../engine/sandbox/index.ts';
 
 export async function suiteTrials(pool: SandboxPool, bug: SuiteBug, source: string, cases: Case[]) {
   const report = await pool.run({ block: { ...bug.block, source }, cases });

@@ -6,7 +6,7 @@ import { initialPlacement } from '../service/patch-lifecycle.ts';
 import { resolvePolicy } from '../service/publication-policy.ts';
 import type { SigningKeys } from '../service/signing-keys.ts';
 import type { BugRecord, PatchDoc, ServiceStore } from '../service/store/service-store.ts';
-import type { CandidateReport } from '../engine/repair-report.ts';
+import type { CandidateReport } from '../engine/index.ts';
 
 export interface PublishResult {
   patchId: string;

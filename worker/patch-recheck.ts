@@ -7,9 +7,7 @@
  * whose second verdict differs from the first is never signed.
  */
 import type { Block, Case, SandboxLimits, TrialError, TrialVerdict, TrialResult } from '../core/types.ts';
-import { deriveInvariants, invariantViolation } from '../engine/scoring/behaviour-invariants.ts';
-import { describeFailure } from '../engine/repair-engine.ts';
-import { SandboxPool } from '../engine/sandbox/sandbox-pool.ts';
+import { deriveInvariants, invariantViolation, describeFailure, SandboxPool } from '../engine/index.ts';
 
 /** A case whose re-check verdict is not the search's `pass`. */
 export interface RecheckDifference {

@@ -1,4 +1,4 @@
-import type { CandidateReport, RepairResult } from '../engine/repair-report.ts';
+import type { CandidateReport, RepairResult } from '../engine/index.ts';
 import type { RecheckResult } from './patch-recheck.ts';
 
 /** What the admin API shows of one repair job: the search's figures and the kept candidates. */

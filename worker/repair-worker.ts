@@ -5,10 +5,7 @@ import { claimFleetKey, connectRedis, createRedis, createServiceLogger } from '.
 import { REPAIR_QUEUE, bullConnection, type RepairJobData } from '../service/repair-queue.ts';
 import { loadSigningKeys, type SigningKeys } from '../service/signing-keys.ts';
 import { ServiceStore } from '../service/store/service-store.ts';
-import { repairBlock } from '../engine/repair-engine.ts';
-import type { EngineEvent } from '../engine/repair-report.ts';
-import { LlmGenerator } from '../engine/generators/llm/llm-generator.ts';
-import { SandboxPool } from '../engine/sandbox/sandbox-pool.ts';
+import { repairBlock, type EngineEvent, LlmGenerator, SandboxPool } from '../engine/index.ts';
 import { evidenceFromCases } from '../core/patch-evidence.ts';
 import { cannotSeeMessage, namesProvenAbsent, unknownFreeNames } from '../core/block-free-names.ts';
 import { buildJobCases } from './job-cases.ts';

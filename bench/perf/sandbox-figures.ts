@@ -11,9 +11,7 @@ import { availableParallelism } from 'node:os';
 import ivm from 'isolated-vm';
 import type { Block, Case, TrialRequest } from '../../core/types.ts';
 import { SNAPSHOT_CODEC_SOURCE } from '../../core/snapshot.ts';
-import { SandboxPool } from '../../engine/sandbox/sandbox-pool.ts';
-import { DEFAULT_LIMITS } from '../../engine/sandbox/trial-limits.ts';
-import { TrialRunner } from '../../engine/sandbox/trial-runner.ts';
+import { SandboxPool, DEFAULT_LIMITS, TrialRunner } from '../../engine/sandbox/index.ts';
 import { atLeast, atMost, row, type PerfRow } from './perf-row.ts';
 
 /** A small candidate like the template generator emits: distinct text each time, one case. */

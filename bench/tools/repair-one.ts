@@ -1,8 +1,7 @@
 // Developer tool: repair one bug of a suite and print what the engine tried (verdicts, times).
 // Usage: node --no-node-snapshot --import tsx bench/tools/repair-one.ts <suite-dir> <bug-id> [budget-seconds]
 import { loadSuite } from '../../suite/suite-loader.ts';
-import { SandboxPool } from '../../engine/sandbox/sandbox-pool.ts';
-import { repairBlock } from '../../engine/repair-engine.ts';
+import { SandboxPool, repairBlock } from '../../engine/index.ts';
 
 const [dir, id, budget] = process.argv.slice(2);
 const suite = await loadSuite(dir, { only: [id] });

@@ -9,9 +9,8 @@
 import { readFileSync } from 'node:fs';
 import type { SuspiciousRange } from '../../core/types.ts';
 import vm from 'node:vm';
-import { instrumentForCoverage } from '../../engine/localisation/coverage-instrumenter.ts';
-import { rankSuspicious } from '../../engine/localisation/suspicious-ranking.ts';
-import { generateTemplateCandidates, normaliseSource } from '../../engine/generators/template/template-generator.ts';
+import { instrumentForCoverage, rankSuspicious } from '../../engine/localisation/index.ts';
+import { generateTemplateCandidates, normaliseSource } from '../../engine/generators/template/index.ts';
 
 interface Problem {
   task_id: string;

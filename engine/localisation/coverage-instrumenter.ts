@@ -1,6 +1,5 @@
 import type { Block } from '../../core/types.ts';
-import { parseBlock } from '../syntax/block-parser.ts';
-import { SyntaxTree, type SyntaxNode } from '../syntax/syntax-tree.ts';
+import { parseBlock, SyntaxTree, type SyntaxNode } from '../syntax/index.ts';
 
 /** One coverage point: a statement, branch or expression of the ORIGINAL source. */
 export interface Probe {

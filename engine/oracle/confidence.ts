@@ -25,13 +25,13 @@
  * Nothing here changes which candidate wins; a low-confidence winner is published only with approval.
  */
 import type { Block, Case, Encoded, SandboxLimits, TrialResult } from '../../core/types.ts';
-import type { SandboxPool } from '../sandbox/sandbox-pool.ts';
+import type { SandboxPool } from '../sandbox/index.ts';
 import type { CandidateReport, RepairConfidence } from '../repair-report.ts';
 import { generateInputs, type InputSeed } from './input-variations.ts';
 import { literalCallArguments } from './literal-values.ts';
 import { jobWorlds, withoutEffects } from './oracle-cases.ts';
 import { readPaths } from './read-paths.ts';
-import { offKind, type AnswerProfile } from '../scoring/answer-kinds.ts';
+import { offKind, type AnswerProfile } from '../scoring/index.ts';
 
 export interface ConfidenceOptions {
   /** Plausible candidates compared, the winner included. @defaultValue 4 */

@@ -6,7 +6,7 @@
  * of those candidates at their own throw site: one edit more, where the next throw really is.
  */
 import type { Block, CandidateSpec, SuspiciousRange, TrialError } from '../../core/types.ts';
-import { generateTemplateCandidates } from '../generators/template/template-generator.ts';
+import { generateTemplateCandidates } from '../generators/template/index.ts';
 import type { CandidateReport } from '../repair-report.ts';
 
 /** Candidates followed up, and candidates generated from each. */

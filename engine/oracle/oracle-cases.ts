@@ -15,43 +15,18 @@
  */
 import type { Block, Case, SandboxLimits, TrialResult, TrialWorld } from '../../core/types.ts';
 import type { CallWorld } from '../../core/world.ts';
-import { comparedCalls } from '../sandbox/world-replay.ts';
-import type { SandboxPool } from '../sandbox/sandbox-pool.ts';
-import { invariantViolation, type BehaviourInvariants } from '../scoring/behaviour-invariants.ts';
-import { offKind, type AnswerProfile } from '../scoring/answer-kinds.ts';
+import { comparedCalls, type SandboxPool } from '../sandbox/index.ts';
+import { invariantViolation, type BehaviourInvariants, offKind, type AnswerProfile } from '../scoring/index.ts';
 import { generateInputs } from './input-variations.ts';
 import { readPaths } from './read-paths.ts';
 import { runBaseline } from './original-runs.ts';
+import type { OracleReport } from '../repair-report.ts';
 
 export interface OracleOptions {
   /** Most inputs generated (and run on the original). @defaultValue 40 */
   maxInputs?: number;
   /** Seed of the generation order. @defaultValue 1 */
   seed?: number;
-}
-
-/** What the rule did in one job. */
-export interface OracleReport {
-  applied: boolean;
-  /** Why the rule applies to this job or not. */
-  reason: string;
-  /** Inputs generated and run on the original. */
-  generated: number;
-  /** Inputs that became cases (the original returned normally, twice the same). */
-  cases: number;
-  /** Inputs the original threw on (dropped). */
-  originalThrew: number;
-  /** Inputs on which the original hit a time or memory limit (dropped). */
-  limits: number;
-  /**
-   * Inputs on which the original's answer breaks what known-good calls show, e.g. NaN, or is of a kind no
-   * known-good answer has (dropped: not an answer to keep).
-   */
-  misbehaved: number;
-  /** Inputs on which the original answered differently when run again (dropped). */
-  unstable: number;
-  /** Inputs on which the original made a dependency call no world of the job can answer (dropped). */
-  replayMisses: number;
 }
 
 /** Most distinct worlds of a job an input is tried in. */

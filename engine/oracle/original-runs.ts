@@ -3,7 +3,7 @@
  * inputs generated around them (oracle-cases.ts), with the same limits.
  */
 import type { Block, Case, SandboxLimits, TrialReport } from '../../core/types.ts';
-import type { SandboxPool } from '../sandbox/sandbox-pool.ts';
+import type { SandboxPool } from '../sandbox/index.ts';
 
 /**
  * Runs the original on every case. A block that loops forever would cost the full limit on every case,

@@ -4,9 +4,8 @@
  * other paths on an input it does not throw on and its answer there becomes a case.
  */
 import type { Block } from '../../core/types.ts';
-import { parseBlock } from '../syntax/block-parser.ts';
-import { SyntaxTree, isFunctionNode, type SyntaxNode } from '../syntax/syntax-tree.ts';
-import { ARRAY_MEMBERS, STRING_MEMBERS } from '../generators/template/operators/value-defaults.ts';
+import { parseBlock, SyntaxTree, isFunctionNode, type SyntaxNode } from '../syntax/index.ts';
+import { ARRAY_MEMBERS, STRING_MEMBERS } from '../generators/template/index.ts';
 
 /** A path key standing for every element of an array (`items[]` in `order.items.map((item) => item.sku)`). */
 export const EACH: unique symbol = Symbol('each');

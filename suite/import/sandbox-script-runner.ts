@@ -3,7 +3,7 @@
  * what it will mean when the benchmark judges a candidate (same assert semantics, same limits).
  */
 import type { SandboxLimits } from '../../core/types.ts';
-import { SandboxPool } from '../../engine/sandbox/sandbox-pool.ts';
+import { SandboxPool } from '../../engine/sandbox/index.ts';
 import type { ScriptRunner } from './script-runner.ts';
 
 export interface SandboxScriptRunnerOptions {

@@ -1,4 +1,4 @@
-import type { SyntaxNode } from '../../syntax/syntax-tree.ts';
+import type { SyntaxNode } from '../../syntax/index.ts';
 
 /** Binding strength of expression forms; higher binds tighter. */
 export const Precedence = {

@@ -1,6 +1,5 @@
 import type { Block, Edit } from '../../../core/types.ts';
-import { parseBlock, type BlockForm, type EarlyError } from '../../syntax/block-parser.ts';
-import { SyntaxTree, isFunctionNode, type SyntaxNode } from '../../syntax/syntax-tree.ts';
+import { parseBlock, type BlockForm, type EarlyError, SyntaxTree, isFunctionNode, type SyntaxNode } from '../../syntax/index.ts';
 import { fitSlot, nodePrecedence, slotPrecedence } from './expression-precedence.ts';
 import { editSize, type Mutation } from './mutation.ts';
 import { ScopeAnalysis } from './scope-analysis.ts';

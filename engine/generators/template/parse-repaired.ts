@@ -1,6 +1,5 @@
 import type { Block, CandidateSpec, SuspiciousRange } from '../../../core/types.ts';
-import { BlockParseError, blockForm } from '../../syntax/block-parser.ts';
-import { repairParse } from '../../syntax/parse-repair.ts';
+import { BlockParseError, blockForm, repairParse } from '../../syntax/index.ts';
 import type { ErrorInfo } from './mutation-context.ts';
 import { normaliseSource } from './normalise-source.ts';
 import { PRIORS } from './operator-priors.ts';

@@ -1,4 +1,4 @@
-import type { SyntaxNode } from '../../syntax/syntax-tree.ts';
+import type { SyntaxNode } from '../../syntax/index.ts';
 import type { MutationContext } from './mutation-context.ts';
 
 // Whose `this` a `this` is, and when a callback lost it: shared by null safety (which marks `this?.x` in such a

@@ -1,4 +1,4 @@
-import { isFunctionNode, type SyntaxNode, type SyntaxTree } from '../../syntax/syntax-tree.ts';
+import { isFunctionNode, type SyntaxNode, type SyntaxTree } from '../../syntax/index.ts';
 
 export type BindingKind = 'var' | 'let' | 'const' | 'param' | 'function' | 'class' | 'catch';
 

@@ -1,4 +1,4 @@
-import type { SyntaxNode } from '../../syntax/syntax-tree.ts';
+import type { SyntaxNode } from '../../syntax/index.ts';
 
 /**
  * Reading the original source around nodes: operator positions, comments, parentheses, line/column.

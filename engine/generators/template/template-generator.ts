@@ -1,5 +1,5 @@
 import type { Block, CandidateSpec, SuspiciousRange } from '../../../core/types.ts';
-import { BlockParseError, earlyErrorsOf, parsesAs } from '../../syntax/block-parser.ts';
+import { BlockParseError, earlyErrorsOf, parsesAs } from '../../syntax/index.ts';
 import { applyEdits, editsDisjoint } from './apply-edits.ts';
 import { orderMutations, rankSumPairs } from './candidate-order.ts';
 import { editSize, type Mutation } from './mutation.ts';

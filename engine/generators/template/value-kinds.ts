@@ -1,4 +1,4 @@
-import type { SyntaxNode } from '../../syntax/syntax-tree.ts';
+import type { SyntaxNode } from '../../syntax/index.ts';
 import type { MutationContext } from './mutation-context.ts';
 import { ARRAY_MEMBERS, STRING_MEMBERS } from './operators/value-defaults.ts';
 

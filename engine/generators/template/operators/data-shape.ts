@@ -25,7 +25,7 @@
  *   element, `T[x] != null`).
  */
 import type { Edit } from '../../../../core/types.ts';
-import { isFunctionNode, type SyntaxNode } from '../../../syntax/syntax-tree.ts';
+import { isFunctionNode, type SyntaxNode } from '../../../syntax/index.ts';
 import { Precedence } from '../expression-precedence.ts';
 import type { MutationContext } from '../mutation-context.ts';
 import { PRIORS } from '../operator-priors.ts';

@@ -1,4 +1,4 @@
-import type { SyntaxNode } from '../../../syntax/syntax-tree.ts';
+import type { SyntaxNode } from '../../../syntax/index.ts';
 import type { MutationContext } from '../mutation-context.ts';
 
 /** A constant written in the block, as a value and as source text. */

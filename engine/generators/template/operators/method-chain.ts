@@ -11,8 +11,7 @@
  * (`key(a) === key(b)`), the same call is appended to the matching part of both sides at once, since normalising
  * one side only is rarely meant. Removing a call is `term-deletion`'s `delete-call`.
  */
-import type { SyntaxNode } from '../../../syntax/syntax-tree.ts';
-import { isFunctionNode } from '../../../syntax/syntax-tree.ts';
+import { type SyntaxNode, isFunctionNode } from '../../../syntax/index.ts';
 import { Precedence } from '../expression-precedence.ts';
 import type { MutationContext } from '../mutation-context.ts';
 import { PRIORS } from '../operator-priors.ts';

@@ -18,8 +18,7 @@
  * Both are low-prior: a new condition can make wrong programs pass weak tests, so they come after the edits of
  * existing code at the same location.
  */
-import type { SyntaxNode } from '../../../syntax/syntax-tree.ts';
-import { isFunctionNode } from '../../../syntax/syntax-tree.ts';
+import { type SyntaxNode, isFunctionNode } from '../../../syntax/index.ts';
 import { Precedence } from '../expression-precedence.ts';
 import type { MutationContext } from '../mutation-context.ts';
 import { PRIORS } from '../operator-priors.ts';

@@ -15,7 +15,7 @@
  *   left out with its separator, or the value defaulted to `''`; `{ id, note: row.note }` →
  *   `{ id, ...(row.note !== undefined && { note: row.note }) }` (`skip-absent-part`).
  */
-import type { SyntaxNode } from '../../../syntax/syntax-tree.ts';
+import type { SyntaxNode } from '../../../syntax/index.ts';
 import { Precedence } from '../expression-precedence.ts';
 import type { MutationContext } from '../mutation-context.ts';
 import { PRIORS } from '../operator-priors.ts';

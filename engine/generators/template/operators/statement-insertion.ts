@@ -1,4 +1,4 @@
-import type { SyntaxNode } from '../../../syntax/syntax-tree.ts';
+import type { SyntaxNode } from '../../../syntax/index.ts';
 import type { MutationContext } from '../mutation-context.ts';
 import { PRIORS } from '../operator-priors.ts';
 
