@@ -4,6 +4,8 @@
  * built-ins and npm packages are free.
  */
 const ours = (path) => ({ path, dependencyTypesNot: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown', 'core'] });
+/** An engine area: engine/<area>/, a generator being an area of its own (engine/generators/<name>/). */
+const AREA = '(?:generators/[^/]+|(?!generators/)[^/]+)';
 
 module.exports = {
   forbidden: [
@@ -27,6 +29,38 @@ module.exports = {
       severity: 'error',
       from: { path: '^engine/' },
       to: { path: '^(service|daemon|worker|cli)/' },
+    },
+    {
+      name: 'engine-face',
+      comment:
+        'Outside engine/, code imports engine/index.ts, or the index.ts of the one area it uses alone (the sandbox, a generator); ' +
+        'never another engine module. test/ may import any engine module, to unit-test internals.',
+      severity: 'error',
+      from: { pathNot: '^(engine|test)/' },
+      to: { path: '^engine/', pathNot: ['^engine/index\\.ts$', `^engine/${AREA}/index\\.ts$`] },
+    },
+    {
+      name: 'engine-area-faces',
+      comment: 'An engine area imports another area only through its index.ts; modules of one area import each other directly.',
+      severity: 'error',
+      from: { path: `^engine/(${AREA})/` },
+      to: { path: `^engine/${AREA}/(?!index\\.ts$)`, pathNot: '^engine/$1/' },
+    },
+    {
+      name: 'engine-root-via-faces',
+      comment: 'repair-engine.ts, repair-report.ts and engine/index.ts reach the areas only through their index.ts.',
+      severity: 'error',
+      from: { path: '^engine/[^/]+$' },
+      to: { path: `^engine/${AREA}/(?!index\\.ts$)` },
+    },
+    {
+      name: 'engine-area-not-through-own-face',
+      comment:
+        "An area's modules never import their own index.ts, engine/index.ts or repair-engine.ts: each of those imports the area, " +
+        'so it would be a cycle. Of the engine root an area may use repair-report.ts (the report types; it imports only core/).',
+      severity: 'error',
+      from: { path: `^engine/(${AREA})/` },
+      to: { path: '^engine/((index|repair-engine)\\.ts|$1/index\\.ts)$' },
     },
     {
       name: 'service-below-daemon-and-worker',
