@@ -113,7 +113,7 @@ export interface SandboxLimits {
   maxResultBytes: number;
 }
 
-/** A request to run one candidate on a list of cases, in one fresh context. */
+/** A request to run one candidate on a list of cases (each candidate in a compartment of its own in a locked-down context). */
 export interface TrialRequest {
   block: Block;
   cases: Case[];

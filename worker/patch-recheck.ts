@@ -54,7 +54,7 @@ export async function recheckWinner(p: {
   const differing: RecheckDifference[] = [];
   let passed = 0;
   try {
-    // One request per case: each case starts from a fresh context, whatever ran before it.
+    // One request per case: each case starts in a fresh compartment, whatever ran before it.
     const reports = await Promise.all(p.cases.map((c) => pool.run({ block: candidate, cases: [c], synchronous: p.synchronous === true })));
     hostPid = pool.hostPids()[0];
     p.cases.forEach((c, i) => {

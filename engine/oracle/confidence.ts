@@ -13,8 +13,9 @@
  * - candidates that differ in source but no input could be generated to compare them: 'low' too, since
  *   nothing shows they agree.
  * - answers of another kind (scoring/answer-kinds.ts): a winner whose answer on a failing input is of a kind
- *   no known-good answer has (an empty string where they all have text, a field left undefined, text showing
- *   `undefined`) is 'low' however many candidates agree: a guard returning a constant of another kind, or an
+ *   no known-good answer has (a number where they are all strings, a field left undefined, text showing
+ *   `undefined`) is 'low' however many candidates agree (an empty list or string where they hold something
+ *   only orders candidates: "none" is an everyday right answer for missing data): a guard returning a constant of another kind, or an
  *   optional chain that lets a missing value through, agrees with its own variants. Like a suspect, a
  *   candidate whose answers are off kind does not count against a winner whose answers are not. On a
  *   generated input, an answer of another kind and a throw count as the same answer: one candidate throwing

@@ -13,7 +13,7 @@ import { ADMIN_TOKEN, ORDER_TOTAL_SOURCE, failureReport, recordedBatch, startHar
  * Must hold: a winner whose verdict in the search leans on state an earlier case left behind (here
  * the failing input sets a global the recorded calls then use) passes the search, which runs a
  * candidate's cases one after the other in one context, and fails the re-check, which runs every
- * case in a fresh context of a sandbox host that never ran the search. Such a winner is not signed
+ * case in a fresh compartment of a sandbox host that never ran the search. Such a winner is not signed
  * or published; the job's report and progress name the differing cases.
  */
 const LEANING_ON_STATE = [
