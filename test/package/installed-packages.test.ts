@@ -208,8 +208,9 @@ describe('the packages as installed by their users', { timeout: 600_000 }, () =>
     // Every SDK module, also those only started by path (a helper process's entry), not just what index.ts imports.
     assert.ok(sdkModules.length > 10, `sdk/ has ${sdkModules.length} modules`);
     assert.deepEqual(sdkModules.filter((f) => !paths.includes(`dist/sdk/${f.replace(/\.ts$/, '.js')}`)), [], 'every sdk/*.ts (when packed) is compiled into the tarball');
-    const stray = paths.filter((p) => !['package.json', 'README.md'].includes(p) && !(p.startsWith('dist/') && (p.endsWith('.js') || p.endsWith('.d.ts'))));
-    assert.deepEqual(stray, [], 'nothing but package.json, README.md and dist/ JavaScript and declarations');
+    const stray = paths.filter((p) => !['package.json', 'README.md', 'LICENSE'].includes(p) && !(p.startsWith('dist/') && (p.endsWith('.js') || p.endsWith('.d.ts'))));
+    assert.deepEqual(stray, [], 'nothing but package.json, README.md, LICENSE and dist/ JavaScript and declarations');
+    assert.ok(paths.includes('LICENSE'), 'the licence travels with the package');
     assert.ok(!paths.some((p) => /(^|\/)(test|bench|daemon|worker|engine)\//.test(p)), 'no tests, benches or service code');
     // Its dependencies are exactly the packages its compiled code imports, requires or resolves.
     const manifest = JSON.parse(readFileSync(join(REPO, 'sdk', 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
@@ -227,10 +228,10 @@ describe('the packages as installed by their users', { timeout: 600_000 }, () =>
   it('the suture tarball holds the launcher and the compiled service with its run-time files, no sources or tests', (t) => {
     const paths = root.files.map((f) => f.path);
     t.diagnostic(`${root.filename}: ${root.entryCount} files, ${root.size} bytes packed, ${root.unpackedSize} unpacked`);
-    for (const p of ['bin/suture.js', 'dist/cli/main.js', 'dist/engine/sandbox/sandbox-host.js', 'dist/engine/sandbox/sandbox-harness.js', 'dist/daemon/dashboard/dashboard.html', 'dist/service/store/lua/ingest-failure-7.lua']) {
+    for (const p of ['LICENSE', 'bin/suture.js', 'dist/cli/main.js', 'dist/engine/sandbox/sandbox-host.js', 'dist/engine/sandbox/sandbox-harness.js', 'dist/daemon/dashboard/dashboard.html', 'dist/service/store/lua/ingest-failure-7.lua']) {
       assert.ok(paths.includes(p), `${p} is in the tarball`);
     }
-    const stray = paths.filter((p) => !['package.json', 'README.md', 'bin/suture.js'].includes(p) && !p.startsWith('dist/'));
+    const stray = paths.filter((p) => !['package.json', 'README.md', 'LICENSE', 'bin/suture.js'].includes(p) && !p.startsWith('dist/'));
     assert.deepEqual(stray, []);
     assert.ok(!paths.some((p) => p.endsWith('.ts')), 'no TypeScript sources');
   });
