@@ -208,45 +208,64 @@ export class CallPath {
    * Fallback mode: the block runs as written and its answers stand. Only when it throws does the
    * patch run, on the inputs as they were on entry; its effects on the arguments are written back
    * and its answer returned. Some healthy calls are compared with the patch in the background.
+   * A healthy call copies its inputs on entry only when it is recorded, compared (both decided
+   * before the block runs) or its block needs the copy to rescue a throw (EntryPolicy.fallbackCopies):
+   * a block that provably writes to no object takes none, whatever the size of its arguments.
    */
   #runFallback(ctx: CallContext, patch: ManifestPatch): unknown {
     const target = [ctx.self, ...ctx.args];
-    const entry = copyArgs(target);
+    const async = ctx.fn instanceof AsyncFunction;
     // call skipped the sampling countdown for a patched block: take the decision here.
     const sampled = --this.#countdown <= 0 && this.#sampleNow();
+    const record = sampled || this.#first.wants(ctx.id);
+    // A shadow run must have no effects, and a block with uses would reach live dependencies.
+    const compare = ctx.world === undefined && this.#outcomes.wantsShadow(patch.id, async);
+    let entry: unknown[] | null = record || compare || this.#entry.fallbackCopies(patch, ctx.fn, ctx.world !== undefined, async) ? copyArgs(target) : null;
     let r: unknown;
     try {
       r = applyBlock(ctx);
     } catch (error) {
-      return this.#rescue(ctx, patch, entry, target, error, ctx.fn instanceof AsyncFunction);
+      return this.#rescue(ctx, patch, entry, target, error, async);
     }
     if (r instanceof Promise) {
+      // A sync block that wrote nothing returned a promise (one it was given): nothing else has run
+      // since it was entered, so its inputs now are its entry inputs; keep them for a rejection.
+      entry ??= copyArgs(target);
+      const kept = entry;
       return r.then(
-        (v: unknown) => this.#answered(ctx, patch, entry, target, v, sampled, true),
-        (error: unknown) => this.#rescue(ctx, patch, entry, target, error, true),
+        (v: unknown) => this.#answered(ctx, patch, kept, target, v, sampled, record, compare, true),
+        (error: unknown) => this.#rescue(ctx, patch, kept, target, error, true),
       );
     }
-    return this.#answered(ctx, patch, entry, target, r, sampled, false);
+    return entry === null ? r : this.#answered(ctx, patch, entry, target, r, sampled, record, compare, async);
   }
 
   /** The block answered: record it when due, maybe compare the patch with it, and return its answer. */
-  #answered(ctx: CallContext, patch: ManifestPatch, entry: unknown[], target: unknown[], value: unknown, sampled: boolean, async: boolean): unknown {
+  #answered(ctx: CallContext, patch: ManifestPatch, entry: unknown[], target: unknown[], value: unknown, sampled: boolean, record: boolean, compare: boolean, async: boolean): unknown {
     try {
-      if (sampled || this.#first.wants(ctx.id)) this.#recording.record(ctx, ctx.self === undefined ? entry.slice(1) : entry, value, sampled);
-      // A shadow run must have no effects, and a block with uses would reach live dependencies.
-      if (ctx.world === undefined) this.#outcomes.shadow(ctx.id, patch, async, entry, value, target);
+      if (record) this.#recording.record(ctx, ctx.self === undefined ? entry.slice(1) : entry, value, sampled);
+      if (compare) this.#outcomes.shadow(ctx.id, patch, async, entry, value, target);
     } catch (err) {
       this.#events.error(new SdkError('SUTURE_PATCH_FAILED', `could not compare patch ${patch.id} with block ${ctx.id}`, { cause: err }));
     }
     return value;
   }
 
-  /** The block threw: the patch answers on the entry inputs, or, when it fails too, the block's error stands. */
-  #rescue(ctx: CallContext, patch: ManifestPatch, entry: unknown[], target: unknown[], error: unknown, async: boolean): unknown {
+  /**
+   * The block threw: the patch answers on the entry inputs, or, when it fails too, the block's error
+   * stands. `entry` null: no copy was taken because the block writes to no object (see
+   * #runFallback), so its inputs at the throw are its entry inputs and the patch runs on them.
+   */
+  #rescue(ctx: CallContext, patch: ManifestPatch, copied: unknown[] | null, target: unknown[], error: unknown, async: boolean): unknown {
     const executor = this.#executor as PatchExecutor;
-    const state = ctx.self === undefined ? entry.slice(1) : entry;
     // A trusted patch works on the live objects: keep what the block left, to put back if the patch fails.
     const left = executor.mode === 'trusted' ? copyArgs(target) : null;
+    // No entry copy: the patch runs on the live inputs, which are the entry state. An isolate patch
+    // writes them only when it answers; a trusted one may change them before it fails, so the
+    // reports get a copy taken now.
+    const input = copied ?? target;
+    const entry = copied ?? (left === null ? target : copyArgs(target));
+    const state = ctx.self === undefined ? entry.slice(1) : entry;
     // The block may have called dependencies before it threw: the patch gets those calls' answers
     // from the block's log (no second effect) and reaches the live ones only past them.
     const world: PatchWorld | undefined = ctx.world === undefined ? undefined : patchWorld({ ...ctx, world: ctx.world }, true);
@@ -266,8 +285,8 @@ export class CallPath {
       }
       return this.#failures.failed(ctx, state, error, false);
     };
-    if (async) return executor.runAsync(patch, target, entry, world).then(settle);
-    return settle(executor.runSync(patch, target, entry, world));
+    if (async) return executor.runAsync(patch, target, input, world).then(settle);
+    return settle(executor.runSync(patch, target, input, world));
   }
 
   #patchPassed(ctx: CallContext, patch: ManifestPatch, value: unknown): unknown {

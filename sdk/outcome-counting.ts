@@ -60,11 +60,18 @@ export class OutcomeCounting {
     this.#schedule();
   }
 
-  /** A healthy call of a fallback-mode patch's block: compares the patch with it in the background when sampled. */
+  /**
+   * Whether the coming call of a fallback-mode patch's block is compared with the patch if it
+   * answers. Asked before the block runs: only these calls (and recorded ones) copy their inputs
+   * on entry.
+   */
+  wantsShadow(patchId: string, async: boolean): boolean {
+    return !this.#closed && this.#shadow.wants(patchId, async);
+  }
+
+  /** A healthy call `wantsShadow` chose (`entry`: its inputs copied on entry): compares the patch with it in the background. */
   shadow(blockId: string, patch: ManifestPatch, async: boolean, entry: unknown[], value: unknown, target: unknown[]): void {
-    if (!this.#closed && this.#shadow.wants(patch.id, async)) {
-      this.#shadow.run({ blockId, patch, async, entry, result: copyArgs([value])[0], after: copyArgs(target) });
-    }
+    if (!this.#closed) this.#shadow.run({ blockId, patch, async, entry, result: copyArgs([value])[0], after: copyArgs(target) });
   }
 
   /** Patch ids no longer in use are forgotten. */

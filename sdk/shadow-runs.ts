@@ -50,21 +50,25 @@ export class ShadowRuns {
     this.#onOutcome = o.onOutcome;
   }
 
-  /** Whether this healthy call of the patch is compared: the first few of each patch, then a sample. */
+  /**
+   * Whether the coming call of the patch's block is compared if it answers: the first few of each
+   * patch, then a sample. Asked before the block runs, so that only these calls copy their inputs
+   * on entry; a call that then throws costs the patch no place among its first (only `run` counts
+   * them; calls of an async block in flight together may make a few more than `first`).
+   */
   wants(patchId: string, async: boolean): boolean {
     const executor = this.#executor();
     // A trusted patch of an async block may do I/O: running it a second time is not a dry run.
     if (!executor || (async && executor.mode === 'trusted') || this.#pending >= MAX_PENDING) return false;
-    const n = this.#seen.get(patchId) ?? 0;
-    if (n < this.#first) {
-      this.#seen.set(patchId, n + 1);
-      return true;
-    }
+    if ((this.#seen.get(patchId) ?? 0) < this.#first) return true;
     return this.#rate > 0 && Math.random() < this.#rate;
   }
 
-  /** Runs the patch on the sample in the background and reports the outcome; never throws. */
+  /** Runs the patch on the sample (a call `wants` chose) in the background and reports the outcome; never throws. */
   run(sample: ShadowSample): void {
+    if (this.#pending >= MAX_PENDING) return;
+    const n = this.#seen.get(sample.patch.id) ?? 0;
+    if (n < this.#first) this.#seen.set(sample.patch.id, n + 1);
     this.#pending++;
     setImmediate(() => {
       void this.#compare(sample)
