@@ -2,7 +2,7 @@
  * Every performance figure of the README's "Performance" section in one run, each as a ratio against a baseline measured in
  * the same run (the machines are shared and noisy, absolute numbers drift).
  *
- *   npm run bench:perf [-- --json FILE] [-- --only sdk,sandbox,service,scaling]
+ *   npm run bench:perf [-- --json FILE] [-- --only sdk,sandbox,service,scaling] [-- --help]
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -12,8 +12,42 @@ import { sandboxFigures } from './sandbox-figures.ts';
 import { sdkFigures } from './sdk-figures.ts';
 import { serviceFigures } from './service-figures.ts';
 
-const { values } = parseArgs({ options: { json: { type: 'string' }, only: { type: 'string' } } });
-const only = new Set((values.only ?? 'sdk,sandbox,service,scaling').split(','));
+const GROUPS = ['sdk', 'sandbox', 'service', 'scaling'];
+const USAGE = `Usage: npm run bench:perf [-- --only GROUPS] [-- --json FILE]
+
+Every performance figure of the README's "Performance" section, each as a ratio against a
+baseline measured in the same run.
+
+Options:
+  --only GROUPS  comma-separated groups to run (default: all): ${GROUPS.join(', ')}
+                   sdk      run() overhead, recording, uses, argument size, patched and
+                            fallback-patched calls, the patch helper process
+                   sandbox  trial throughput of the sandbox pool, fresh-world and hardening costs
+                   service  ingest under load, failure-to-manifest and patch-to-1,000-clients
+                            times with the real daemon, worker and Redis
+                   scaling  bugs per minute on a HumanEvalFix-JS subset, one core against all
+  --json FILE    also write the rows (figure, value, baseline, ratio, unit) to FILE
+  -h, --help     print this and exit
+`;
+
+let parsed;
+try {
+  parsed = parseArgs({ options: { json: { type: 'string' }, only: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+} catch (err) {
+  process.stderr.write(`${(err as Error).message}\n\n${USAGE}`);
+  process.exit(2);
+}
+const { values } = parsed;
+if (values.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
+const only = new Set((values.only ?? GROUPS.join(',')).split(','));
+const unknown = [...only].filter((g) => !GROUPS.includes(g));
+if (unknown.length > 0) {
+  process.stderr.write(`unknown group(s) in --only: ${unknown.join(', ')}\n\n${USAGE}`);
+  process.exit(2);
+}
 const log = (s: string) => process.stderr.write(`  ${s}\n`);
 
 const started = performance.now();

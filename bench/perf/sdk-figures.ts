@@ -99,6 +99,7 @@ export async function sdkFigures(log: (s: string) => void): Promise<PerfRow[]> {
     rows.push(...(await usesFigures(url, log)));
     rows.push(...(await argumentSizeFigures(url, log)));
     rows.push(await patchedFigure(url, log));
+    rows.push(...(await fallbackFigures(url, log)));
     rows.push(...(await helperFigures(log)));
   } finally {
     sinkServer.close();
@@ -150,6 +151,14 @@ async function usesFigures(url: string, log: (s: string) => void): Promise<PerfR
   ];
 }
 
+/** The argument-size figures' block: reads one element, whatever the size of the list. */
+const pick = (list: { v: number }[], i: number) => list[i % list.length].v;
+/** A direct call of `pick`, ns. */
+const directPick = (list: { v: number }[]) =>
+  best(2_000_000, (n) => {
+    for (let i = 0; i < n; i++) sink += pick(list, i);
+  });
+
 /**
  * A healthy call with a small argument and with one of 10,000 objects, each as a direct call,
  * `run` and the Pause Framework pattern (`await pause.run(id, desc, fn, scope, ...args)`, against
@@ -157,7 +166,6 @@ async function usesFigures(url: string, log: (s: string) => void): Promise<PerfR
  * argument; the SDK's must not either (the 10,000-object rows are held to ≤ 2× of the small ones).
  */
 async function argumentSizeFigures(url: string, log: (s: string) => void): Promise<PerfRow[]> {
-  const pick = (list: { v: number }[], i: number) => list[i % list.length].v;
   const small = [{ v: 1 }];
   const large = Array.from({ length: 10_000 }, (_, i) => ({ v: i, name: `item ${i}`, tags: ['a', 'b'] }));
   const client = createRepairClient({ url, app: 'bench', sync: 'off', record: { sampleRate: 0 } });
@@ -169,9 +177,7 @@ async function argumentSizeFigures(url: string, log: (s: string) => void): Promi
   }
   const f: Record<string, number> = {};
   for (const [name, list] of [['small', small], ['10k', large]] as const) {
-    f[`direct_${name}`] = await best(2_000_000, (n) => {
-      for (let i = 0; i < n; i++) sink += pick(list, i);
-    });
+    f[`direct_${name}`] = await directPick(list);
     f[`run_${name}`] = await best(1_000_000, (n) => {
       for (let i = 0; i < n; i++) sink += client.run('pick', 'pick', pick, list, i) as number;
     });
@@ -282,22 +288,8 @@ async function patchedFigure(url: string, log: (s: string) => void): Promise<Per
   context.release();
   isolate.dispose();
 
-  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
-  const fields = { id: 'perf-patch', app: 'bench', blockId: 'dmg', sourceHash: sourceHash(block.toString()), version: 1, source: fixSource, fingerprint: 'fp-perf' };
   // Replace mode (with the operator's grant): the figure is the cost of running the patch instead of the block.
-  const patch: ManifestPatch = {
-    ...fields,
-    mode: 'replace',
-    modeSignature: signModeGrant({ ...fields, mode: 'replace' }, privateKey),
-    status: 'active',
-    rollout: 1,
-    signature: sign(null, canonicalPatchPayload(fields), privateKey).toString('base64'),
-    score: { generator: 'perf', description: 'optional armour', passed: 1, total: 1, editSize: 1 },
-  };
-  const dir = mkdtempSync(join(tmpdir(), 'suture-perf-'));
-  const backupFile = join(dir, 'manifest.json');
-  writeFileSync(backupFile, JSON.stringify({ app: 'bench', revision: 1, patches: [patch] }));
-  const client = createRepairClient({ url, app: 'bench', sync: 'off', backupFile, publicKey: publicKey.export({ type: 'spki', format: 'pem' }).toString(), record: { sampleRate: 0 } });
+  const { client, close } = patchedClient(url, [{ id: 'perf-patch', blockId: 'dmg', block, source: fixSource, mode: 'replace' }]);
   const enemyB = unarmored();
   let errors = 0;
   client.on('error', () => errors++);
@@ -307,8 +299,91 @@ async function patchedFigure(url: string, log: (s: string) => void): Promise<Per
     for (let i = 0; i < n; i++) sink += client.run('dmg', 'damage', block, player, enemyB) as number;
   });
   if (enemyB.health >= before || errors > 0) throw new Error(`patched calls did not run the patch (errors: ${errors})`);
-  await client.close();
-  rmSync(dir, { recursive: true, force: true });
+  await close();
   log(`sdk_patched ${(patched / 1000).toFixed(1)} µs vs in-context call ${(direct / 1000).toFixed(1)} µs`);
   return row('sdk_patched', patched / 1000, direct / 1000, 'µs/call', '≤ 1.5×', atMost(1.5));
+}
+
+/**
+ * A client whose manifest (a backup file, signed with a key made here) holds these patches; replace
+ * mode comes with the operator's grant. `close` closes the client and removes the file.
+ */
+function patchedClient(url: string, patches: { id: string; blockId: string; block: Function; source: string; mode: 'replace' | 'fallback' }[]) {
+  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+  const manifest = patches.map((p): ManifestPatch => {
+    const fields = { id: p.id, app: 'bench', blockId: p.blockId, sourceHash: sourceHash(p.block.toString()), version: 1, source: p.source, fingerprint: `fp-${p.id}` };
+    return {
+      ...fields,
+      mode: p.mode,
+      ...(p.mode === 'replace' ? { modeSignature: signModeGrant({ ...fields, mode: 'replace' }, privateKey) } : {}),
+      status: 'active',
+      rollout: 1,
+      signature: sign(null, canonicalPatchPayload(fields), privateKey).toString('base64'),
+      score: { generator: 'perf', description: 'perf patch', passed: 1, total: 1, editSize: 1 },
+    };
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'suture-perf-'));
+  const backupFile = join(dir, 'manifest.json');
+  writeFileSync(backupFile, JSON.stringify({ app: 'bench', revision: 1, patches: manifest }));
+  const client = createRepairClient({ url, app: 'bench', sync: 'off', backupFile, publicKey: publicKey.export({ type: 'spki', format: 'pem' }).toString(), record: { sampleRate: 0 }, shadow: { sampleRate: 0 } });
+  return {
+    client,
+    close: async () => {
+      await client.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Healthy calls of blocks with a fallback-mode patch (the default for a published patch), with a
+ * small argument and one of 10,000 objects. A block that provably writes to no object takes no
+ * entry copy, so its cost must not grow with the argument (≤ 2× small); a block that writes (one
+ * counter) copies its inputs on every call so that its patch could start from the entry state:
+ * reported for comparison. Shadow sampling off past the first compared calls (the figure is the
+ * call's own cost; a compared call copies its inputs whatever the block).
+ */
+async function fallbackFigures(url: string, log: (s: string) => void): Promise<PerfRow[]> {
+  const pickCounted = (box: { n: number }, list: { v: number }[], i: number) => {
+    box.n += 1;
+    return list[i % list.length].v;
+  };
+  const fix = '(list, i) => list.length === 0 ? 0 : list[i % list.length].v';
+  const countedFix = '(box, list, i) => { box.n += 1; return list.length === 0 ? 0 : list[i % list.length].v; }';
+  const { client, close } = patchedClient(url, [
+    { id: 'perf-fallback', blockId: 'pick', block: pick, source: fix, mode: 'fallback' },
+    { id: 'perf-fallback-writing', blockId: 'pick-counted', block: pickCounted, source: countedFix, mode: 'fallback' },
+  ]);
+  let errors = 0;
+  client.on('error', () => errors++);
+  const small = [{ v: 1 }];
+  const large = Array.from({ length: 10_000 }, (_, i) => ({ v: i, name: `item ${i}`, tags: ['a', 'b'] }));
+  const box = { n: 0 };
+  // Past the first recorded (known-good) and compared (shadow) calls of each block.
+  for (let i = 0; i < 20; i++) {
+    sink += (client.run('pick', 'pick', pick, i % 2 ? small : large, i) as number) + (client.run('pick-counted', 'pick', pickCounted, box, i % 2 ? small : large, i) as number);
+    await new Promise((r) => setImmediate(r));
+  }
+  // A throwing call gets the patch's answer: the patch is in place (and in fallback mode).
+  if (client.run('pick', 'pick', pick, [], 0) !== 0 || client.run('pick-counted', 'pick', pickCounted, box, [], 0) !== 0 || errors > 0) {
+    throw new Error(`the fallback patches did not answer (errors: ${errors})`);
+  }
+  const f: Record<string, number> = {};
+  for (const [name, list] of [['small', small], ['10k', large]] as const) {
+    f[`direct_${name}`] = await directPick(list);
+    f[`pure_${name}`] = await best(1_000_000, (n) => {
+      for (let i = 0; i < n; i++) sink += client.run('pick', 'pick', pick, list, i) as number;
+    });
+    f[`writing_${name}`] = await best(name === 'small' ? 1_000_000 : 200, (n) => {
+      for (let i = 0; i < n; i++) sink += client.run('pick-counted', 'pick', pickCounted, box, list, i) as number;
+    });
+  }
+  await close();
+  log(`fallback-patched healthy call, small / 10,000-object argument: direct ${f.direct_small.toFixed(1)} / ${f.direct_10k.toFixed(1)} ns, writes nothing ${f.pure_small.toFixed(1)} / ${f.pure_10k.toFixed(1)} ns, writes a counter ${f.writing_small.toFixed(1)} / ${f.writing_10k.toFixed(1)} ns`);
+  return [
+    row('sdk_fallback_small_arg', f.pure_small, f.direct_small, 'ns/call', 'reported', reportOnly, 'run() of a block with a fallback-mode patch that writes no object, argument [{ v }]; baseline: the direct call'),
+    row('sdk_fallback_10k_arg', f.pure_10k, f.pure_small, 'ns/call', '≤ 2× small', atMost(2), `the same with an argument of 10,000 objects (no entry copy); baseline: the small argument (direct call ${f.direct_10k.toFixed(1)} ns)`),
+    row('sdk_fallback_writing_small_arg', f.writing_small, f.direct_small, 'ns/call', 'reported', reportOnly, 'run() of a block with a fallback-mode patch that writes (a counter): entry copy on every call; baseline: the direct call of the block that writes nothing'),
+    row('sdk_fallback_writing_10k_arg', f.writing_10k, f.writing_small, 'ns/call', 'reported', reportOnly, 'the writing block with an argument of 10,000 objects: the entry copy grows with the argument; baseline: the writing block with the small argument'),
+  ];
 }
