@@ -11,8 +11,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { benchArgs } from '../bench-args.ts';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { loadConfig } from '../../config/load-config.ts';
@@ -20,7 +20,13 @@ import { bullConnection, createRepairQueue } from '../../service/repair-queue.ts
 import { spawnDaemon } from './spawn-daemon.ts';
 import { deleteKeysUnder } from '../../service/store/key-scan.ts';
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '100' }, bulk: { type: 'string', default: '20000' } } });
+const values = benchArgs(
+  `Usage: npm run bench:load [-- --seconds 10] [-- --connections 100] [-- --bulk 20000]
+
+Load on POST /v1/failures (one bug and 1,000 distinct bugs): reports/s, p99 latency, jobs created,
+beside BullMQ's own addBulk of --bulk jobs on the same Redis. The daemon runs in a child process.`,
+  { seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '100' }, bulk: { type: 'string', default: '20000' } },
+);
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 const TOKEN = 'bench-token-0123456789';

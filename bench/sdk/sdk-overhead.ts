@@ -9,6 +9,16 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRepairClient, type RepairClient } from '../../sdk/index.ts';
+import { benchArgs } from '../bench-args.ts';
+
+benchArgs(
+  `Usage: npm run bench:sdk
+
+SDK success-path overhead: ns per call of a small block called directly and through run(), with
+recording off and at 1 %, in both snapshot modes (best of 5 rounds; each round flushes into a local
+HTTP sink, so deferred encoding and sending are included).`,
+  {},
+);
 
 const ROUNDS = 5;
 const CALLS = 2_000_000;

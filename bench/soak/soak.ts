@@ -14,15 +14,21 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { freePort } from '../../testkit/private-redis.ts';
+import { benchArgs } from '../bench-args.ts';
 import { createRepairClient, type RepairClient } from '../../sdk/index.ts';
 import { deleteKeysUnder, scanKeys } from '../../service/store/key-scan.ts';
 
-const { values: opts } = parseArgs({
-  options: {
+const opts = benchArgs(
+  `Usage: npm run bench:soak [-- --instances 100] [-- --bugs 1000] [-- --seconds 60] [-- --rate 10]
+                         [-- --failure-share 0.2] [-- --sample-rate 0.05] [-- --redis URL] [-- --json FILE]
+
+A real daemon and worker (child processes) and --instances SDK clients in this process calling
+--bugs distinct blocks for --seconds: most calls succeed (a share recorded), some fail. Counts
+reports acknowledged vs stored, jobs vs distinct bugs, patches, and the daemon's memory.`,
+  {
     instances: { type: 'string', default: '100' },
     bugs: { type: 'string', default: '1000' },
     seconds: { type: 'string', default: '60' },
@@ -32,7 +38,7 @@ const { values: opts } = parseArgs({
     redis: { type: 'string', default: 'redis://127.0.0.1:6379' },
     json: { type: 'string' },
   },
-});
+);
 const INSTANCES = Number(opts.instances);
 const BUGS = Number(opts.bugs);
 const SECONDS = Number(opts.seconds);
