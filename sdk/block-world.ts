@@ -66,6 +66,11 @@ export interface ReplayCursor {
   next: number;
   /** Set when the patch made a call that differs from the logged one at its position. */
   contradicted: string | null;
+  /**
+   * Replay only (shadow runs): a call past the log is refused like a contradiction instead of
+   * reaching the live function; pure helpers still run.
+   */
+  only?: boolean;
 }
 
 /** The calls one call of a block made through its `uses`. */
@@ -292,6 +297,10 @@ export class Tracer {
         }
         replay.contradicted = `called ${path} where the block had called ${logged.path}${logged.path === path ? ' with other arguments' : ''}`;
         throw new Error(`suture: the patch ${replay.contradicted}; the block's own error stands`);
+      }
+      if (replay.only === true) {
+        replay.contradicted = `called ${path} after the block's last call`;
+        throw new Error(`suture: the patch ${replay.contradicted}`);
       }
     }
     const entry: LoggedCall = { path, fn, args, async: false, threw: false, settled: true };

@@ -1,5 +1,5 @@
 import type { ManifestPatch } from '../core/wire.ts';
-import { CallLog, runTraced, Tracer } from './block-world.ts';
+import { CallLog, frozenCalls, runTraced, Tracer } from './block-world.ts';
 import type { CallContext } from './call-context.ts';
 import type { CallRecording } from './call-recording.ts';
 import type { ClientEvents } from './client-events.ts';
@@ -12,6 +12,7 @@ import { patchWorld, type PatchWorld } from './live-world.ts';
 import type { OutcomeCounting } from './outcome-counting.ts';
 import type { PatchExecutor, PatchRun } from './patch-executor.ts';
 import type { PatchTable } from './patch-table.ts';
+import type { ShadowWorld } from './shadow-runs.ts';
 import { SdkError } from './sdk-errors.ts';
 import { StateWriteBack } from './state-write-back.ts';
 
@@ -218,8 +219,11 @@ export class CallPath {
     // call skipped the sampling countdown for a patched block: take the decision here.
     const sampled = --this.#countdown <= 0 && this.#sampleNow();
     const record = sampled || this.#first.wants(ctx.id);
-    // A shadow run must have no effects, and a block with uses would reach live dependencies.
-    const compare = ctx.world === undefined && this.#outcomes.wantsShadow(patch.id, async);
+    // A shadow run must have no effects. A block with uses is compared replay-only (shadow-runs.ts):
+    // only in the isolate (a trusted patch holds live references), and only when its calls are
+    // logged (its traced copy runs).
+    const compare = (ctx.world === undefined || (ctx.world.factory !== null && this.#executor?.mode === 'isolate')) && this.#outcomes.wantsShadow(patch.id, async);
+    if (compare && ctx.world !== undefined) ctx.usesEntry = copyArgs(ctx.world.values);
     let entry: unknown[] | null = record || compare || this.#entry.fallbackCopies(patch, ctx.fn, ctx.world !== undefined, async) ? copyArgs(target) : null;
     let r: unknown;
     try {
@@ -244,7 +248,7 @@ export class CallPath {
   #answered(ctx: CallContext, patch: ManifestPatch, entry: unknown[], target: unknown[], value: unknown, sampled: boolean, record: boolean, compare: boolean, async: boolean): unknown {
     try {
       if (record) this.#recording.record(ctx, ctx.self === undefined ? entry.slice(1) : entry, value, sampled);
-      if (compare) this.#outcomes.shadow(ctx.id, patch, async, entry, value, target);
+      if (compare) this.#outcomes.shadow(ctx.id, patch, async, entry, value, target, shadowWorldOf(ctx));
     } catch (err) {
       this.#events.error(new SdkError('SUTURE_PATCH_FAILED', `could not compare patch ${patch.id} with block ${ctx.id}`, { cause: err }));
     }
@@ -321,6 +325,13 @@ export class CallPath {
     if (r instanceof Promise) return r.then(undefined, (err: unknown) => this.#failures.failed(ctx, entry, err, false));
     return r;
   }
+}
+
+/** A compared call's world when its block has `uses`: entry copies, copies now, and its log copied now. */
+function shadowWorldOf(ctx: CallContext): ShadowWorld | undefined {
+  if (ctx.world === undefined) return undefined;
+  const values = ctx.world.values;
+  return { names: ctx.world.names, entry: ctx.usesEntry ?? copyArgs(values), after: copyArgs(values), calls: frozenCalls(ctx.tracer?.log.calls ?? [], copyArgs) };
 }
 
 /** Runs the block: as its traced copy when it has `uses` (the call's log goes in `ctx.tracer`). */

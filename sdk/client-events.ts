@@ -26,6 +26,14 @@ export interface ShadowEvent {
   agreed: boolean;
 }
 
+/** A shadow run of a block with `uses` that could not be compared (replay only: see shadow-runs.ts); not counted. */
+export interface ShadowInconclusiveEvent {
+  blockId: string;
+  patchId: string;
+  version: number;
+  reason: string;
+}
+
 export interface SyncEvent {
   revision: number;
   changed: boolean;
@@ -38,6 +46,7 @@ export interface RepairClientEvents {
   patched: [PatchedEvent];
   failure: [FailureEvent];
   shadow: [ShadowEvent];
+  shadowInconclusive: [ShadowInconclusiveEvent];
   sync: [SyncEvent];
   error: [SdkError];
 }

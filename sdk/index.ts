@@ -8,7 +8,7 @@
  * ```
  */
 export { createRepairClient, RepairClient } from './repair-client.ts';
-export type { RunResult, BlockOptions, PatchedEvent, FailureEvent, ShadowEvent, SyncEvent, RepairClientEvents, RepairClientStats } from './repair-client.ts';
+export type { RunResult, BlockOptions, PatchedEvent, FailureEvent, ShadowEvent, ShadowInconclusiveEvent, SyncEvent, RepairClientEvents, RepairClientStats } from './repair-client.ts';
 export { createPauseAdapter } from './pause-adapter.ts';
 export type { PauseAdapter } from './pause-adapter.ts';
 export type { RepairClientOptions, PatchLimits, RedactHook } from './client-options.ts';

@@ -8,7 +8,7 @@
  * path (`db.getUser`, `self.getCurrentPosition`, `this.heal`); this module resolves a path on the
  * live values, refusing any path the copies did not offer.
  */
-import { CallLog, Tracer, type BlockWorld, type ReplayCursor } from './block-world.ts';
+import { CallLog, Tracer, type BlockWorld, type LoggedCall, type ReplayCursor } from './block-world.ts';
 import type { CallContext } from './call-context.ts';
 
 /** What a patched call of a block with `uses` gives the executor. */
@@ -27,6 +27,17 @@ export interface PatchWorld {
 export function patchWorld(ctx: CallContext & { world: BlockWorld }, replayBlock: boolean): PatchWorld {
   const replay: ReplayCursor | null = replayBlock ? { calls: ctx.tracer?.log.calls ?? [], next: 0, contradicted: null } : null;
   return { names: ctx.world.names, values: ctx.world.values, self: ctx.self, tracer: new Tracer(new CallLog(), replay), replay };
+}
+
+/**
+ * The world of a shadow run (replay only): copies of the `uses` values taken on the call's entry
+ * and of its receiver (`self`), and a tracer that answers dependency calls only from the block's
+ * own log (`calls`, copied when the block returned). A call the log cannot answer is refused and
+ * marks the cursor contradicted; no effectful live function is ever reached (pure helpers run).
+ */
+export function shadowWorld(names: string[], usesEntry: unknown[], self: unknown, calls: LoggedCall[]): PatchWorld {
+  const replay: ReplayCursor = { calls, next: 0, contradicted: null, only: true };
+  return { names, values: usesEntry, self, tracer: new Tracer(new CallLog(), replay), replay };
 }
 
 const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype']);

@@ -9,7 +9,7 @@ import { shortError } from './error-description.ts';
 import { OutcomeTally } from './outcome-tally.ts';
 import type { PatchExecutor } from './patch-executor.ts';
 import { SdkError } from './sdk-errors.ts';
-import { ShadowRuns, type ShadowOutcome, type ShadowSample } from './shadow-runs.ts';
+import { ShadowRuns, type ShadowOutcome, type ShadowSample, type ShadowWorld } from './shadow-runs.ts';
 import type { SnapshotEncoder } from './snapshot-encoder.ts';
 
 /** Disagreeing calls of one patch sent by one instance: enough to be cases of the next round. */
@@ -70,8 +70,8 @@ export class OutcomeCounting {
   }
 
   /** A healthy call `wantsShadow` chose (`entry`: its inputs copied on entry): compares the patch with it in the background. */
-  shadow(blockId: string, patch: ManifestPatch, async: boolean, entry: unknown[], value: unknown, target: unknown[]): void {
-    if (!this.#closed) this.#shadow.run({ blockId, patch, async, entry, result: copyArgs([value])[0], after: copyArgs(target) });
+  shadow(blockId: string, patch: ManifestPatch, async: boolean, entry: unknown[], value: unknown, target: unknown[], world?: ShadowWorld): void {
+    if (!this.#closed) this.#shadow.run({ blockId, patch, async, entry, result: copyArgs([value])[0], after: copyArgs(target), ...(world === undefined ? {} : { world }) });
   }
 
   /** Patch ids no longer in use are forgotten. */
@@ -118,6 +118,11 @@ export class OutcomeCounting {
   /** A shadow run ended: count it; a disagreement is reported at once and the patch is dropped here. */
   #shadowDone(sample: ShadowSample, outcome: ShadowOutcome): void {
     const { patch } = sample;
+    if ('inconclusive' in outcome) {
+      // Neither agreement nor disagreement: not counted, not reported (see shadow-runs.ts).
+      this.#events.emit('shadowInconclusive', { blockId: sample.blockId, patchId: patch.id, version: patch.version, reason: outcome.inconclusive });
+      return;
+    }
     this.#events.emit('shadow', { blockId: sample.blockId, patchId: patch.id, version: patch.version, agreed: outcome.agreed });
     if (outcome.agreed) {
       this.#tally.add(patch.id, { agreed: 1 });
@@ -139,7 +144,7 @@ export class OutcomeCounting {
     if (!this.#closed) void this.send();
   }
 
-  #describeDisagreement(s: ShadowSample, outcome: Extract<ShadowOutcome, { agreed: false }>): ShadowDisagreement | undefined {
+  #describeDisagreement(s: ShadowSample, outcome: Extract<ShadowOutcome, { patch: unknown }>): ShadowDisagreement | undefined {
     // One report: a value redacted by key in the call is redacted in the patch's answer too.
     const r = this.#encoder.report();
     let call: RecordedCall = {

@@ -16,7 +16,7 @@ import { PatchTable } from './patch-table.ts';
 import { RegistrySync } from './registry-sync.ts';
 import { createSnapshotEncoder } from './snapshot-encoder.ts';
 
-export type { PatchedEvent, FailureEvent, ShadowEvent, SyncEvent, RepairClientEvents } from './client-events.ts';
+export type { PatchedEvent, FailureEvent, ShadowEvent, ShadowInconclusiveEvent, SyncEvent, RepairClientEvents } from './client-events.ts';
 export type { BlockOptions } from './block-world.ts';
 
 /**

@@ -1,6 +1,9 @@
 import { snapshotEqual } from '../core/snapshot.ts';
 import type { ManifestPatch } from '../core/wire.ts';
+import type { LoggedCall } from './block-world.ts';
 import { copyArgs } from './entry-copy.ts';
+import { isPureHelper } from './function-facts.ts';
+import { shadowWorld } from './live-world.ts';
 import type { PatchExecutor, PatchRun } from './patch-executor.ts';
 import type { SnapshotEncoder } from './snapshot-encoder.ts';
 
@@ -19,11 +22,23 @@ export interface ShadowSample {
   result: unknown;
   /** `[this, ...args]` as the block left them. */
   after: unknown[];
+  /** A block with `uses`: its world (copies), for a replay-only run. */
+  world?: ShadowWorld;
+}
+
+/** A block's `uses` in a shadow sample: copies taken on entry and on return, and its call log (copied on return). */
+export interface ShadowWorld {
+  names: string[];
+  entry: unknown[];
+  after: unknown[];
+  calls: LoggedCall[];
 }
 
 /** What the patch did on the sample's entry inputs. */
 export type ShadowOutcome =
   | { agreed: true }
+  /** Neither: the run could not be compared with the block (a block with `uses`, see ShadowRuns). */
+  | { agreed: false; inconclusive: string }
   | { agreed: false; patch: { ok: true; result: unknown; after: unknown[] } | { ok: false; error: unknown } };
 
 /**
@@ -32,6 +47,20 @@ export type ShadowOutcome =
  * the call has returned) on a copy of the entry inputs, and its answer and effects on the
  * arguments are compared with the block's by snapshot equality (exact encoding: nothing redacted
  * or truncated). A patch that throws where the block answered disagrees too.
+ *
+ * Blocks with `uses` (isolate mode only; call-path.ts decides) are compared replay-only: the patch
+ * runs on copies of the `uses` values and receiver taken on entry, and its dependency calls are
+ * answered ONLY from the block's own log of that call (same path and arguments, in order → the
+ * recorded answer or error); pure helpers run (they have no effects). The run is inconclusive —
+ * neither agreed nor disagreed, not counted, not reported — when:
+ *   - the patch makes a call the log cannot answer (another path, other arguments, a call past
+ *     the log): the call is refused, never made live;
+ *   - the patch leaves effectful logged calls unmade (it would not have made them);
+ *   - the answers are equal but the state (arguments, receiver, `uses` values) differs while the
+ *     log holds effectful calls: those calls changed the live state in the block's run and are
+ *     not re-made here, so the difference cannot be laid on the patch.
+ * Otherwise the answer and the state after are compared as for any block: the patch's answer
+ * differing from the block's, given the same dependency answers, is a disagreement.
  */
 export class ShadowRuns {
   readonly #executor: () => PatchExecutor | null;
@@ -87,12 +116,24 @@ export class ShadowRuns {
     const executor = this.#executor();
     if (!executor) return { agreed: true };
     const target = copyArgs(s.entry);
-    const run: PatchRun = s.async ? await executor.runAsync(s.patch, target) : executor.runSync(s.patch, target);
+    const w = s.world;
+    const world = w === undefined ? undefined : shadowWorld(w.names, copyArgs(w.entry), target[0], w.calls);
+    const run: PatchRun = s.async ? await executor.runAsync(s.patch, target, undefined, world) : executor.runSync(s.patch, target, undefined, world);
     // Not run here at all (no fault of the patch): no outcome, rather than a disagreement.
     if (!run.ok && run.reason === 'unavailable') throw run.error;
+    const replay = world?.replay ?? null;
+    if (replay !== null && w !== undefined) {
+      if (replay.contradicted !== null) return { agreed: false, inconclusive: `the patch ${replay.contradicted}` };
+      const unmade = w.calls.slice(replay.next).find((c) => !isPureHelper(c.fn));
+      if (unmade !== undefined) return { agreed: false, inconclusive: `the patch did not call ${unmade.path} as the block did` };
+    }
     if (!run.ok) return { agreed: false, patch: { ok: false, error: run.error } };
     const exact = this.#encoder.exact;
-    const same = snapshotEqual(exact.encode(run.value), exact.encode(s.result)) && snapshotEqual(exact.encode(target), exact.encode(s.after));
-    return same ? { agreed: true } : { agreed: false, patch: { ok: true, result: run.value, after: target } };
+    if (!snapshotEqual(exact.encode(run.value), exact.encode(s.result))) return { agreed: false, patch: { ok: true, result: run.value, after: target } };
+    let sameState = snapshotEqual(exact.encode(target), exact.encode(s.after));
+    if (sameState && world !== undefined && w !== undefined) sameState = snapshotEqual(exact.encode(world.values), exact.encode(w.after));
+    if (sameState) return { agreed: true };
+    if (w !== undefined && w.calls.some((c) => !isPureHelper(c.fn))) return { agreed: false, inconclusive: 'the state differs after effectful dependency calls that were replayed, not made' };
+    return { agreed: false, patch: { ok: true, result: run.value, after: target } };
   }
 }
