@@ -58,7 +58,11 @@ export type ShadowOutcome =
  *   - the patch leaves effectful logged calls unmade (it would not have made them);
  *   - the answers are equal but the state (arguments, receiver, `uses` values) differs while the
  *     log holds effectful calls: those calls changed the live state in the block's run and are
- *     not re-made here, so the difference cannot be laid on the patch.
+ *     not re-made here, so the difference cannot be laid on the patch;
+ *   - the answers differ (or the patch throws) while the log holds effectful calls and the `uses`
+ *     values or the receiver were not the same after the block's run as on entry: a dependency may
+ *     have changed what the patch then reads (counter.inc() then counter.n), which a replayed
+ *     answer does not.
  * Otherwise the answer and the state after are compared as for any block: the patch's answer
  * differing from the block's, given the same dependency answers, is a disagreement.
  */
@@ -127,9 +131,18 @@ export class ShadowRuns {
       const unmade = w.calls.slice(replay.next).find((c) => !isPureHelper(c.fn));
       if (unmade !== undefined) return { agreed: false, inconclusive: `the patch did not call ${unmade.path} as the block did` };
     }
-    if (!run.ok) return { agreed: false, patch: { ok: false, error: run.error } };
     const exact = this.#encoder.exact;
-    if (!snapshotEqual(exact.encode(run.value), exact.encode(s.result))) return { agreed: false, patch: { ok: true, result: run.value, after: target } };
+    // The patch reads copies taken on entry. If effectful dependency calls ran in the block's call
+    // and the uses values or the receiver were not the same after it as on entry, a dependency may
+    // have changed what the patch reads afterwards (counter.inc(), then counter.n), and replaying
+    // its answer does not repeat that change: a different answer is then no proof against the
+    // patch. (Arguments the block writes itself, like order.total, do not count.)
+    const stale = w !== undefined && w.calls.some((c) => !isPureHelper(c.fn)) &&
+      !(snapshotEqual(exact.encode(w.entry), exact.encode(w.after)) && snapshotEqual(exact.encode(s.entry[0]), exact.encode(s.after[0])));
+    if (!run.ok) return stale ? { agreed: false, inconclusive: 'the patch threw after effectful dependency calls changed the state it reads' } : { agreed: false, patch: { ok: false, error: run.error } };
+    if (!snapshotEqual(exact.encode(run.value), exact.encode(s.result))) {
+      return stale ? { agreed: false, inconclusive: 'the answers differ after effectful dependency calls changed the state the patch reads' } : { agreed: false, patch: { ok: true, result: run.value, after: target } };
+    }
     let sameState = snapshotEqual(exact.encode(target), exact.encode(s.after));
     if (sameState && world !== undefined && w !== undefined) sameState = snapshotEqual(exact.encode(world.values), exact.encode(w.after));
     if (sameState) return { agreed: true };

@@ -166,3 +166,32 @@ describe('shadow runs of a block with uses (replay only)', () => {
     await c.close();
   });
 });
+
+describe('shadow runs of a block with uses: a dependency that changed what the block reads next', () => {
+  it('a right patch whose answer reads state a replayed call would have changed is inconclusive, not a disagreement (no false roll-back)', async () => {
+    let liveIncs = 0;
+    const counter = {
+      n: 0,
+      inc() {
+        liveIncs++;
+        this.n++;
+      },
+    };
+    const ticket = (who: string) => {
+      if (who === '') throw new RangeError('no name');
+      counter.inc();
+      return `${who}#${counter.n}`;
+    };
+    // Right: the same answer on every healthy call; in a replay-only run counter.n stays as on entry.
+    const right = `(who) => { counter.inc(); return \`\${who || 'guest'}#\${counter.n}\`; }`;
+    const c = await clientWith(signedPatch(keys.privateKey, { app: 'game', blockId: 'ticket', original: ticket, source: right, mode: 'fallback' }));
+    const ticketBlock = { id: 'ticket', description: 'a numbered ticket', uses: { counter } };
+    for (const who of ['ann', 'bo', 'cy']) c.client.run(ticketBlock, ticket, who);
+    await waitFor(() => c.inconclusive.length === FIRST);
+    assert.match(c.inconclusive[0].reason, /answers differ after effectful dependency calls changed the state/);
+    assert.deepEqual(c.shadows, [], 'no agreement or disagreement counted');
+    assert.deepEqual(c.outcomes().filter((o) => (o.disagreed ?? 0) > 0), [], 'nothing reported against the patch');
+    assert.equal(liveIncs, 3, 'the shadow runs made no live call');
+    await c.close();
+  });
+});
