@@ -18,6 +18,7 @@ const patchId = { type: 'string', pattern: '^[0-9a-f]{16}-v[0-9]{1,9}$' } as con
 /** The outside names a block is given (`uses`): identifiers, each once. */
 const uses = { type: 'array', maxItems: 64, uniqueItems: true, items: { type: 'string', pattern: '^[A-Za-z_$][A-Za-z0-9_$]{0,199}$' } } as const;
 
+/** A thrown error as a dependency call or a patch's answer carries it. */
 const errorShape = { type: 'object', additionalProperties: false, required: ['name', 'message'], properties: { name: { type: 'string', maxLength: 200 }, message: { type: 'string', maxLength: 2000 } } } as const;
 /** A `uses` value or receiver, per name (snapshot-encoded; sizes checked per value by the route). */
 const encodedByName = { type: 'object', maxProperties: 64, propertyNames: { pattern: '^[A-Za-z_$][A-Za-z0-9_$]{0,199}$' }, additionalProperties: {} } as const;
@@ -170,7 +171,7 @@ export const outcomeReportSchema = {
                   properties: {
                     result: {},
                     argsAfter: encodedList,
-                    error: { type: 'object', additionalProperties: false, required: ['name', 'message'], properties: { name: { type: 'string', maxLength: 200 }, message: { type: 'string', maxLength: 2000 } } },
+                    error: errorShape,
                   },
                 },
               },
