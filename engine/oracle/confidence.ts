@@ -29,7 +29,7 @@ import type { Block, Case, Encoded, SandboxLimits, TrialResult } from '../../cor
 import type { SandboxPool } from '../sandbox/index.ts';
 import type { CandidateReport, RepairConfidence } from '../repair-report.ts';
 import { generateInputs, type InputSeed } from './input-variations.ts';
-import { literalCallArguments } from './literal-values.ts';
+import { encodedKind, literalCallArguments } from './literal-values.ts';
 import { jobWorlds, withoutEffects } from './oracle-cases.ts';
 import { readPaths } from './read-paths.ts';
 import { offKind, type AnswerProfile } from '../scoring/index.ts';
@@ -179,17 +179,6 @@ function seedsOf(block: Block, cases: readonly Case[], failingIds: ReadonlySet<s
   return seeds;
 }
 
-/** The kind of an encoded value: number, string, boolean, null, undefined, array or object (class name for instances). */
-function kindOf(value: Encoded): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  if (typeof value !== 'object') return typeof value;
-  const t = (value as { $t?: unknown }).$t;
-  if (t === undefined) return 'object';
-  if (t === 'object') return `object ${String((value as { class?: unknown }).class ?? '')}`;
-  return String(t);
-}
-
 interface SeenKinds {
   /** Per argument position: the kinds seen there. */
   args: Set<string>[];
@@ -201,8 +190,8 @@ function seenKinds(seeds: readonly InputSeed[]): SeenKinds {
   const out: SeenKinds = { args: [], elements: [] };
   for (const seed of seeds) {
     seed.args.forEach((arg, i) => {
-      (out.args[i] ??= new Set()).add(kindOf(arg));
-      if (Array.isArray(arg)) for (const item of arg) (out.elements[i] ??= new Set()).add(kindOf(item));
+      (out.args[i] ??= new Set()).add(encodedKind(arg));
+      if (Array.isArray(arg)) for (const item of arg) (out.elements[i] ??= new Set()).add(encodedKind(item));
     });
   }
   return out;
@@ -211,8 +200,8 @@ function seenKinds(seeds: readonly InputSeed[]): SeenKinds {
 /** Every argument of a kind seen at its position (array elements too, when elements were seen there). */
 function withinKinds(args: readonly Encoded[], kinds: SeenKinds): boolean {
   return args.every((arg, i) => {
-    if (!kinds.args[i]?.has(kindOf(arg))) return false;
+    if (!kinds.args[i]?.has(encodedKind(arg))) return false;
     const elements = kinds.elements[i];
-    return !Array.isArray(arg) || !elements || arg.every((item) => elements.has(kindOf(item)));
+    return !Array.isArray(arg) || !elements || arg.every((item) => elements.has(encodedKind(item)));
   });
 }

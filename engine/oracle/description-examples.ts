@@ -18,7 +18,7 @@
  */
 import { parse } from 'acorn';
 import type { Block, Case, Encoded } from '../../core/types.ts';
-import { parseLiteral, scriptExpectations } from './literal-values.ts';
+import { encodedKind, parseLiteral, scriptExpectations } from './literal-values.ts';
 
 export interface DescriptionExample {
   args: Encoded[];
@@ -182,8 +182,8 @@ export function descriptionCases(block: Block, jobCases: readonly Case[]): { cas
   const contradicted = examples.find((e) => stated.has(JSON.stringify(e.args)) && stated.get(JSON.stringify(e.args)) !== JSON.stringify(e.expect));
   // Likewise one whose answers are of another kind than every answer the cases expect (a number
   // where they all expect a list): it describes something else (a formula, a helper), not this block.
-  const kinds = new Set([...stated.values()].map((json) => kindOf(JSON.parse(json))));
-  const otherKind = kinds.size > 0 ? examples.find((e) => !kinds.has(kindOf(e.expect))) : undefined;
+  const kinds = new Set([...stated.values()].map((json) => encodedKind(JSON.parse(json))));
+  const otherKind = kinds.size > 0 ? examples.find((e) => !kinds.has(encodedKind(e.expect))) : undefined;
   const distrust = contradicted ? `the description contradicts the block's own cases (${contradicted.text})`
     : otherKind ? `the description's answers are not of the kind the block's cases expect (${otherKind.text})` : '';
   if (distrust) {
@@ -197,9 +197,3 @@ export function descriptionCases(block: Block, jobCases: readonly Case[]): { cas
   return { cases, found: examples.length, skipped };
 }
 
-/** The kind of an expected answer: array, null, object, or its typeof. */
-function kindOf(value: Encoded): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  return typeof value;
-}

@@ -179,3 +179,14 @@ export function scriptExpectations(script: string, name: string): { args: Encode
   });
   return out;
 }
+
+/** The kind of an encoded value: number, string, boolean, null, undefined, array or object (class name for instances). */
+export function encodedKind(value: Encoded): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value !== 'object') return typeof value;
+  const t = (value as { $t?: unknown }).$t;
+  if (t === undefined) return 'object';
+  if (t === 'object') return `object ${String((value as { class?: unknown }).class ?? '')}`;
+  return String(t);
+}
