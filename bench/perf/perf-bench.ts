@@ -5,7 +5,7 @@
  *   npm run bench:perf [-- --json FILE] [-- --only sdk,sandbox,service,scaling] [-- --help]
  */
 import { writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { benchArgs } from '../bench-args.ts';
 import { formatTable, type PerfRow } from './perf-row.ts';
 import { repairScaling } from './repair-scaling.ts';
 import { sandboxFigures } from './sandbox-figures.ts';
@@ -27,25 +27,13 @@ Options:
                             times with the real daemon, worker and Redis
                    scaling  bugs per minute on a HumanEvalFix-JS subset, one core against all
   --json FILE    also write the rows (figure, value, baseline, ratio, unit) to FILE
-  -h, --help     print this and exit
-`;
+  -h, --help     print this and exit`;
 
-let parsed;
-try {
-  parsed = parseArgs({ options: { json: { type: 'string' }, only: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
-} catch (err) {
-  process.stderr.write(`${(err as Error).message}\n\n${USAGE}`);
-  process.exit(2);
-}
-const { values } = parsed;
-if (values.help) {
-  process.stdout.write(USAGE);
-  process.exit(0);
-}
+const values = benchArgs(USAGE, { json: { type: 'string' }, only: { type: 'string' } });
 const only = new Set((values.only ?? GROUPS.join(',')).split(','));
 const unknown = [...only].filter((g) => !GROUPS.includes(g));
 if (unknown.length > 0) {
-  process.stderr.write(`unknown group(s) in --only: ${unknown.join(', ')}\n\n${USAGE}`);
+  process.stderr.write(`unknown group(s) in --only: ${unknown.join(', ')}\n\n${USAGE}\n`);
   process.exit(2);
 }
 const log = (s: string) => process.stderr.write(`  ${s}\n`);
