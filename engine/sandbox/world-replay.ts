@@ -20,7 +20,7 @@ import type { Case, Encoded, TrialError, TrialVerdict, TrialWorld } from '../../
 import type { CallWorld, DependencyCall } from '../../core/world.ts';
 import { REPLAY_MISS } from '../../core/world.ts';
 import { normaliseSnapshot, snapshotEqual } from '../../core/snapshot.ts';
-import { isPureHelperSource } from '../syntax/index.ts';
+import { isPureHelperSource } from '../../core/function-shape.ts';
 
 /** One logged call as the harness gets it: arguments normalised like an expectation. */
 interface ReplayCall {

@@ -9,4 +9,3 @@ export type { BlockForm, EarlyError } from './block-parser.ts';
 export { SyntaxTree, isFunctionNode } from './syntax-tree.ts';
 export type { SyntaxNode } from './syntax-tree.ts';
 export { repairParse } from './parse-repair.ts';
-export { isPureHelperSource } from './helper-source.ts';
