@@ -5,6 +5,7 @@ import type { ServiceEvent } from '../event-bus.ts';
 import { HTTP_ERRORS, HttpError, errorBody } from '../http-errors.ts';
 import { appQuerySchema, manifestPatchSchema, manifestSchema, noPatchSchema, patchWaitParamsSchema, patchWaitQuerySchema } from '../http-schemas.ts';
 import { noPatchReason } from '../../service/bug-status.ts';
+import { PATCH_STATUS_TABLE } from '../../service/patch-lifecycle.ts';
 import type { NoPatchAnswer } from '../../core/wire.ts';
 import type { PatchRecord } from '../../service/store/service-store.ts';
 import { ManifestBuilder, manifestEtag, toManifestPatch } from '../manifest-builder.ts';
@@ -115,7 +116,7 @@ export function registryRoutes(app: FastifyInstance, ctx: DaemonContext): void {
       if (!b) return null;
       if (b.patchId) {
         const p = await store.getPatch(b.patchId);
-        if (p && (p.status === 'active' || p.status === 'canary')) return p;
+        if (p && PATCH_STATUS_TABLE[p.status].live) return p;
       }
       const reason = noPatchReason(b);
       if (reason === null) return null;
