@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { cannotSeeMessage, namesProvenAbsent, unknownFreeNames } from '../../core/block-free-names.ts';
-import type { FailureAck, FailureReport, OutcomeReport, RecordedCall, RecordedCasesBatch, ShadowDisagreement } from '../../core/wire.ts';
+import type { FailureAck, FailureReport, OutcomeReport, RecordedCall, RecordedCasesBatch } from '../../core/wire.ts';
 import type { DaemonContext } from '../daemon-context.ts';
 import { ActivitySeries } from '../dashboard/activity-series.ts';
 import { failureFingerprint, sha256, sourceHashOf } from '../failure-fingerprint.ts';
@@ -38,14 +38,14 @@ export function ingestRoutes(app: FastifyInstance, ctx: DaemonContext): void {
     return [sha256(args + worldJson).slice(0, 32), JSON.stringify({ args: call.args, result: call.result, argsAfter: call.argsAfter, at: call.at, ...(call.world ? { world: call.world } : {}) })];
   };
 
-  /** Stores the disagreeing calls of a patch as recorded calls of its block, past the block's cap; returns how many were new. */
-  const keepDisagreements = async (patch: PatchRecord, disagreements: ShadowDisagreement[]): Promise<number> => {
-    if (disagreements.length === 0) return 0;
+  /** Stores the disagreeing calls of a patch (checked: checkRecordedCall pairs) as recorded calls of its block, past the block's cap; returns how many were new. */
+  const keepDisagreements = async (patch: PatchRecord, calls: [string, string][]): Promise<number> => {
+    if (calls.length === 0) return 0;
     const block = await store.getBlock(patch.app, patch.blockId, patch.sourceHash);
     if (!block) return 0;
     return store.addRecordedCalls({
       app: patch.app, blockId: patch.blockId, sourceHash: patch.sourceHash, description: block.description, source: block.source,
-      now: Date.now(), max: Number.MAX_SAFE_INTEGER, calls: disagreements.map((d, i) => checkRecordedCall(`disagreements/${i}/call`, d.call)),
+      now: Date.now(), max: Number.MAX_SAFE_INTEGER, calls,
     });
   };
 
@@ -58,9 +58,9 @@ export function ingestRoutes(app: FastifyInstance, ctx: DaemonContext): void {
     const worldJson = body.world ? checkWorld('body/world', body.world, limits) : '';
     const fp = failureFingerprint({ app: body.app, blockId: body.block.id, source: body.block.source, error: body.error, uses: body.block.uses });
     // A block that reads names suture cannot see is stored but not searched: a trial would run it
-    // without them (parsed once per source, cached).
-    // A name the failing call itself threw `X is not defined` for is not a value suture lacks: it
-    // is undefined in the app too, and reading it is the bug.
+    // without them (parsed once per source, cached). A name the failing call itself threw
+    // `X is not defined` for is no value suture lacks: it is undefined in the app too, and reading
+    // it is the bug.
     const unseen = unknownFreeNames(body.block.source, [...fp.uses, ...namesProvenAbsent([body.error])]);
     const cannotSee = unseen.length > 0 ? cannotSeeMessage(body.block.id, unseen) : '';
     let fingerprint = fp.fingerprint;
@@ -140,15 +140,14 @@ export function ingestRoutes(app: FastifyInstance, ctx: DaemonContext): void {
     const body = request.body as OutcomeReport;
     auth.app(request, body.app);
     // Counters are not idempotent: claim the request id first, release it when storing fails.
-    for (const [i, o] of body.outcomes.entries()) {
-      for (const [j, d] of (o.disagreements ?? []).entries()) checkRecordedCall(`body/outcomes/${i}/disagreements/${j}/call`, d.call);
-    }
+    // Disagreeing calls are checked before anything is claimed or counted, once.
+    const disagreementCalls = body.outcomes.map((o, i) => (o.disagreements ?? []).map((d, j) => checkRecordedCall(`body/outcomes/${i}/disagreements/${j}/call`, d.call)));
     const claimed = await ctx.redis.set(store.keys.request(body.app, body.requestId), '1', 'EX', config.requestIdTtlSeconds, 'NX');
     if (!claimed) return reply.code(202).send({ applied: 0, duplicate: true, decisions: [] });
     const decisions: { patchId: string; decision: string; status: string; rollout: number; reason?: string }[] = [];
     let unknown = 0;
     try {
-      for (const o of body.outcomes) {
+      for (const [i, o] of body.outcomes.entries()) {
         const patch = await store.getPatch(o.patchId);
         if (!patch || patch.app !== body.app) {
           unknown++;
@@ -161,7 +160,7 @@ export function ingestRoutes(app: FastifyInstance, ctx: DaemonContext): void {
         metrics.outcomes.inc({ app: body.app, outcome: 'threw' }, o.threw);
         // The calls the patch would have changed become recorded calls of the block first, so the
         // repair round a roll-back opens keeps their answers.
-        const kept = await keepDisagreements(patch, o.disagreements ?? []);
+        const kept = await keepDisagreements(patch, disagreementCalls[i]);
         const r = await store.applyOutcome(patch, { passed: o.passed, threw: o.threw, agreed, disagreed }, {
           steps: config.canarySteps, cleanCalls: config.canaryCleanCalls, threshold: config.rollbackThreshold, minCalls: config.rollbackMinCalls,
         });
