@@ -52,6 +52,11 @@ export class MutationContext {
     return this.source.slice(node);
   }
 
+  /** The node's text with all whitespace removed, for comparing expressions written alike. */
+  flatText(node: { start: number; end: number }): string {
+    return this.text(node).replace(/\s+/g, '');
+  }
+
   parent(node: SyntaxNode): SyntaxNode | null {
     return this.tree.parent(node);
   }

@@ -25,7 +25,7 @@ export function valueKind(ctx: MutationContext, node: SyntaxNode, depth = 0): Va
     case 'Literal': return typeof node.value === 'string' ? 'string' : undefined;
     case 'CallExpression': {
       const callee = node.callee;
-      const text = ctx.text(callee).replace(/\s+/g, '');
+      const text = ctx.flatText(callee);
       if (ARRAY_RESULT_FUNCTIONS.has(text)) return 'array';
       if (text === 'String' || text === 'JSON.stringify') return 'string';
       if (callee.type === 'MemberExpression' && !callee.computed) {

@@ -49,10 +49,6 @@ export function dataShape(ctx: MutationContext): void {
   skipMissing(ctx);
 }
 
-function flat(ctx: MutationContext, node: SyntaxNode): string {
-  return ctx.text(node).replace(/\s+/g, '');
-}
-
 /** Sites nearest the throw offset (the first few when it is unknown). */
 function nearest(ctx: MutationContext, nodes: SyntaxNode[]): SyntaxNode[] {
   const offset = ctx.errorInfo?.offset;
@@ -112,11 +108,11 @@ function localDefaults(ctx: MutationContext): void {
     if (declarator.id.type !== 'Identifier' || init?.type !== 'LogicalExpression' || (init.operator !== '||' && init.operator !== '??')) continue;
     const raw = init.left;
     if (raw.type !== 'MemberExpression' && raw.type !== 'Identifier') continue;
-    const rawText = flat(ctx, raw);
+    const rawText = ctx.flatText(raw);
     const name = declarator.id.name as string;
     const binding = ctx.scopes.resolve(declarator.id);
     for (const read of ctx.nodes(raw.type)) {
-      if (read.start < declarator.end || flat(ctx, read) !== rawText || !ctx.isRead(read)) continue;
+      if (read.start < declarator.end || ctx.flatText(read) !== rawText || !ctx.isRead(read)) continue;
       const parent = ctx.parent(read);
       // Already defaulted where it stands, or only the object of a longer read of the same text.
       if (parent?.type === 'LogicalExpression' && ctx.key(read) === 'left') continue;
@@ -147,11 +143,11 @@ function siblingFallbacks(ctx: MutationContext, property: string | undefined): v
   for (const member of nearest(ctx, members)) {
     const missing = member.object as SyntaxNode;
     const parent = missing.object as SyntaxNode;
-    const parentText = flat(ctx, parent);
+    const parentText = ctx.flatText(parent);
     const wanted = member.property.name as string;
     const fields = [wanted];
     for (const other of ctx.nodes('MemberExpression')) {
-      if (other.computed || flat(ctx, other.object) !== parentText || other === missing) continue;
+      if (other.computed || ctx.flatText(other.object) !== parentText || other === missing) continue;
       const name = other.property.name as string;
       if (name !== (missing.property.name as string) && !fields.includes(name) && ctx.isRead(other)) fields.push(name);
     }
@@ -237,6 +233,6 @@ function mentions(ctx: MutationContext, node: SyntaxNode, name: string): boolean
 }
 
 function shortText(ctx: MutationContext, node: SyntaxNode): string {
-  const text = flat(ctx, node);
+  const text = ctx.flatText(node);
   return text.length > 40 ? `${text.slice(0, 39)}…` : text;
 }

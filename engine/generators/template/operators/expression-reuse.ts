@@ -32,7 +32,7 @@ export function expressionReuse(ctx: MutationContext): void {
     // A chain's inner links are reached by variable and method replacement; copy whole expressions only.
     if (parent && ((parent.type === 'MemberExpression' && key === 'object') || (parent.type === 'CallExpression' && key === 'callee'))) continue;
     if (target.type === 'Identifier' && !ctx.scopes.resolve(target)) continue;
-    const targetText = ctx.text(target).replace(/\s+/g, '');
+    const targetText = ctx.flatText(target);
     const prior = target.type === 'CallExpression' ? PRIORS.expressionReuse - 0.06 : PRIORS.expressionReuse;
     const visible = ctx.scopes.visibleAt(target);
     for (const entry of pool) {

@@ -156,7 +156,7 @@ function readObjects(ctx: MutationContext, node: SyntaxNode): string[] {
   const out: string[] = [];
   const take = (n: SyntaxNode): boolean => {
     if (n.type === 'MemberExpression' && !n.optional && (n.object.type === 'Identifier' || n.object.type === 'MemberExpression') && ctx.isRead(n)) {
-      const text = ctx.text(n.object).replace(/\s+/g, '');
+      const text = ctx.flatText(n.object);
       if (/^[\w$.]+$/.test(text) && !out.includes(text) && out.length < 3 && !/^[A-Z]/.test(text)) out.push(text);
     }
     return false;

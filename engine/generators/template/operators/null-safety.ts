@@ -72,7 +72,7 @@ export function nullSafety(ctx: MutationContext): void {
     case 'call': {
       // V8 names a computed receiver `(intermediate value)`: then the method's name has to do.
       const method = failure.callee.slice(failure.callee.lastIndexOf('.') + 1);
-      const named = (c: SyntaxNode) => ctx.text(c.callee).replace(/\s+/g, '') === failure.callee;
+      const named = (c: SyntaxNode) => ctx.flatText(c.callee) === failure.callee;
       const exact = ctx.nodes('CallExpression').filter(named);
       const calls = nearest(exact.length > 0 ? exact : ctx.nodes('CallExpression').filter((c) => c.callee.type === 'MemberExpression' &&
         !c.callee.computed && c.callee.property.name === method), offset, (c) => c.start);
@@ -165,7 +165,7 @@ export function reducerIdentity(ctx: MutationContext, reducer: SyntaxNode): stri
     case 'ObjectExpression': return '{}';
     case 'LogicalExpression': return result.operator === '&&' ? 'true' : result.operator === '||' ? 'false' : undefined;
     case 'CallExpression': {
-      const callee = ctx.text(result.callee).replace(/\s+/g, '');
+      const callee = ctx.flatText(result.callee);
       if (callee === 'Math.max') return '-Infinity';
       if (callee === 'Math.min') return 'Infinity';
       if (callee.endsWith('.concat')) return '[]';

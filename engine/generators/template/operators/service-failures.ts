@@ -39,10 +39,6 @@ interface Fallback {
   property?: string;
 }
 
-function flat(ctx: MutationContext, node: SyntaxNode): string {
-  return ctx.text(node).replace(/\s+/g, '');
-}
-
 const isLiteralValue = (n: SyntaxNode): boolean =>
   (n.type === 'Literal' && n.regex === undefined) || (n.type === 'TemplateLiteral' && n.expressions.length === 0) ||
   (n.type === 'ArrayExpression' && n.elements.length === 0) || (n.type === 'ObjectExpression' && n.properties.length === 0);
@@ -54,7 +50,7 @@ function fallbacks(ctx: MutationContext): Fallback[] {
     const left = node.left;
     if (left.type !== 'Identifier' && left.type !== 'MemberExpression') continue;
     const property = left.type === 'MemberExpression' && !left.computed ? (left.property.name as string) : undefined;
-    out.push({ operator: node.operator, value: ctx.text(node.right), expression: flat(ctx, left), property });
+    out.push({ operator: node.operator, value: ctx.text(node.right), expression: ctx.flatText(left), property });
   }
   return out;
 }
@@ -75,7 +71,7 @@ function reusedDefaults(ctx: MutationContext): void {
     const parent = ctx.parent(node);
     if (parent?.type === 'CallExpression' && ctx.key(node) === 'callee') continue;
     if (node.type === 'Identifier' && parent?.type === 'MemberExpression' && ctx.key(node) === 'object') continue;
-    const text = flat(ctx, node);
+    const text = ctx.flatText(node);
     const property = node.type === 'MemberExpression' && !node.computed ? (node.property.name as string) : undefined;
     const matches = known.filter((f) => f.expression === text || (property !== undefined && f.property === property));
     if (matches.length === 0) continue;
@@ -121,7 +117,7 @@ function literalKeys(ctx: MutationContext): Map<string, string[]> {
   for (const m of ctx.nodes('MemberExpression')) {
     const key = m.computed ? (m.property.type === 'Literal' && typeof m.property.value === 'string' ? m.property.value : undefined) : (m.property.name as string);
     if (key === undefined || builtInProperty(key) || !ctx.isRead(m)) continue;
-    const table = flat(ctx, m.object);
+    const table = ctx.flatText(m.object);
     const list = keys.get(table) ?? [];
     if (!list.includes(key)) list.push(key);
     keys.set(table, list);
@@ -139,7 +135,7 @@ function lookupFallbacks(ctx: MutationContext): void {
     if (lookup.object.type !== 'Identifier' && lookup.object.type !== 'MemberExpression') continue;
     const table = ctx.text(lookup.object);
     const alternatives = new Set<string>();
-    for (const key of (keys.get(flat(ctx, lookup.object)) ?? []).slice(0, 3)) alternatives.add(/^[A-Za-z_$][\w$]*$/.test(key) ? `${table}.${key}` : `${table}[${JSON.stringify(key)}]`);
+    for (const key of (keys.get(ctx.flatText(lookup.object)) ?? []).slice(0, 3)) alternatives.add(/^[A-Za-z_$][\w$]*$/.test(key) ? `${table}.${key}` : `${table}[${JSON.stringify(key)}]`);
     for (const value of values.slice(0, 3)) alternatives.add(`${table}[${value}]`);
     if (alternatives.size === 0) continue;
     sites++;

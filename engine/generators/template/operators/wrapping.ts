@@ -25,20 +25,16 @@ export function wrapping(ctx: MutationContext): void {
   functionReapply(ctx);
 }
 
-function flat(ctx: MutationContext, node: SyntaxNode): string {
-  return ctx.text(node).replace(/\s+/g, '');
-}
-
 function stringWraps(ctx: MutationContext): void {
   const stringy = new Set<string>();
   for (const call of ctx.nodes('CallExpression')) {
     const callee = call.callee;
-    if (callee.type === 'MemberExpression' && !callee.computed && STRING_METHODS.has(callee.property.name)) stringy.add(flat(ctx, callee.object));
+    if (callee.type === 'MemberExpression' && !callee.computed && STRING_METHODS.has(callee.property.name)) stringy.add(ctx.flatText(callee.object));
   }
   for (const node of ctx.nodes('BinaryExpression')) {
     if (!['==', '===', '!=', '!=='].includes(node.operator)) continue;
-    if (node.right.type === 'Literal' && typeof node.right.value === 'string') stringy.add(flat(ctx, node.left));
-    if (node.left.type === 'Literal' && typeof node.left.value === 'string') stringy.add(flat(ctx, node.right));
+    if (node.right.type === 'Literal' && typeof node.right.value === 'string') stringy.add(ctx.flatText(node.left));
+    if (node.left.type === 'Literal' && typeof node.left.value === 'string') stringy.add(ctx.flatText(node.right));
   }
   const params = new Set<string>();
   for (const fn of ctx.tree.nodes.filter(isFunctionNode)) for (const p of fn.params as SyntaxNode[]) if (p.type === 'Identifier') params.add(p.name);
@@ -48,7 +44,7 @@ function stringWraps(ctx: MutationContext): void {
     const parent = ctx.parent(node);
     if (parent?.type === 'CallExpression' && ctx.key(node) === 'callee') continue;
     if (node.type === 'Identifier' && !ctx.scopes.resolve(node)) continue;
-    const text = flat(ctx, node);
+    const text = ctx.flatText(node);
     const known = stringy.has(text);
     // Parameters nobody calls a string method on may still be strings; try them, much later.
     if (!known && !(node.type === 'Identifier' && params.has(node.name))) continue;
