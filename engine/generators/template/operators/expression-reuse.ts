@@ -13,6 +13,8 @@ const MAX_TEXT = 48;
 
 interface PoolEntry {
   text: string;
+  /** `text` without whitespace, for telling it from the target's. */
+  flat: string;
   node: SyntaxNode;
   /** Names the expression reads that the block declares; each must be visible where it is copied to. */
   names: string[];
@@ -36,7 +38,7 @@ export function expressionReuse(ctx: MutationContext): void {
     const prior = target.type === 'CallExpression' ? PRIORS.expressionReuse - 0.06 : PRIORS.expressionReuse;
     const visible = ctx.scopes.visibleAt(target);
     for (const entry of pool) {
-      if (entry.text.replace(/\s+/g, '') === targetText) continue;
+      if (entry.flat === targetText) continue;
       if (entry.node.start < target.end && target.start < entry.node.end) continue;
       if (!entry.names.every((name) => visible.has(name))) continue;
       const entryPrior = entry.node.type === 'CallExpression' || target.type === 'Identifier' ? prior - 0.04 : prior;
@@ -70,7 +72,7 @@ function buildPool(ctx: MutationContext): PoolEntry[] {
       return false;
     });
     if (node.type === 'Identifier') names.add(node.name);
-    pool.push({ text, node, names: [...names] });
+    pool.push({ text, flat, node, names: [...names] });
   }
   return pool;
 }
