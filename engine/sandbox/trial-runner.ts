@@ -150,8 +150,15 @@ export class TrialRunner {
     const cases = Array.isArray(request.cases) ? request.cases : [];
     const coverage = request.coverage === true;
     const names = blockNames(block.source, block.entry === undefined || block.entry === '');
-    const worlds = caseWorlds(block, cases);
-    const firstWorld = [...worlds.values()].find((w): w is ReplayPayload => !(w instanceof WorldError));
+    const worldOf = caseWorlds(block);
+    let firstWorld: ReplayPayload | undefined;
+    for (const c of cases) {
+      const w = worldOf(c);
+      if (w !== undefined && !(w instanceof WorldError)) {
+        firstWorld = w;
+        break;
+      }
+    }
     let realm: Realm | null = null;
     let unsent: TrialResult | undefined;
     let tainted = false;
@@ -180,7 +187,7 @@ export class TrialRunner {
           }
           realm = again.realm;
         }
-        const world = worlds.get(c);
+        const world = worldOf(c);
         if (world instanceof WorldError) {
           const r: TrialResult = { caseId: c.id, verdict: 'crashed', ms: 0, error: { name: world.name, message: world.message } };
           results.push(r);
@@ -373,25 +380,33 @@ function tooLarge(caseId: string, ms: number, bytes: number, limits: SandboxLimi
 }
 
 /**
- * The replay payload of each case with a world (a WorldError for a malformed one). With `block.uses`
- * given, only those names of a world are defined: the block says which outside names it reads.
+ * The replay payload of a case with a world (a WorldError for a malformed one, undefined without a world),
+ * built when first asked for and kept: a request that stops at its first failing case (most candidates) builds
+ * only the payloads of the cases it reaches. With `block.uses` given, only those names of a world are defined:
+ * the block says which outside names it reads.
  */
-function caseWorlds(block: Block, cases: readonly Case[]): Map<Case, ReplayPayload | WorldError> {
-  const out = new Map<Case, ReplayPayload | WorldError>();
-  for (const c of cases) {
-    if (c.world === undefined || c.world === null) continue;
-    try {
-      const payload = replayPayload(c, c.world);
-      if (Array.isArray(block.uses)) {
-        const wanted = new Set(block.uses);
-        payload.uses = Object.fromEntries(Object.entries(payload.uses).filter(([name]) => wanted.has(name)));
-      }
-      out.set(c, payload);
-    } catch (error) {
-      out.set(c, error instanceof WorldError ? error : new WorldError(`case ${c.id}: ${String(error)}`));
+function caseWorlds(block: Block): (c: Case) => ReplayPayload | WorldError | undefined {
+  const made = new Map<Case, ReplayPayload | WorldError | undefined>();
+  return (c) => {
+    if (made.has(c)) return made.get(c);
+    const world = caseWorld(block, c);
+    made.set(c, world);
+    return world;
+  };
+}
+
+function caseWorld(block: Block, c: Case): ReplayPayload | WorldError | undefined {
+  if (c.world === undefined || c.world === null) return undefined;
+  try {
+    const payload = replayPayload(c, c.world);
+    if (Array.isArray(block.uses)) {
+      const wanted = new Set(block.uses);
+      payload.uses = Object.fromEntries(Object.entries(payload.uses).filter(([name]) => wanted.has(name)));
     }
+    return payload;
+  } catch (error) {
+    return error instanceof WorldError ? error : new WorldError(`case ${c.id}: ${String(error)}`);
   }
-  return out;
 }
 
 function judge(c: Case, r: HarnessResult, source: string, ms: number, limits: SandboxLimits): TrialResult {

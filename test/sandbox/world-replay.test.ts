@@ -176,3 +176,15 @@ describe('helpers shipped as source', () => {
     assert.equal(impure.verdict, 'wrong-result');
   });
 });
+
+describe('a malformed world', () => {
+  it('crashes its own case, naming the field, and the cases after it still run in the worlds they have', async () => {
+    const broken = { ...aiCase(), id: 'broken', world: { uses: {}, calls: 'none' } as unknown as CallWorld };
+    const [bad, good] = await run(ai(AI), [broken, aiCase()]);
+    assert.equal(bad.verdict, 'crashed');
+    assert.equal(bad.error?.name, 'WorldError');
+    assert.match(bad.error?.message ?? '', /case broken: world\.calls must be an array/);
+    assert.equal(good.verdict, 'pass', JSON.stringify(good));
+    assert.equal(good.world?.calls, 2);
+  });
+});
