@@ -3,7 +3,7 @@ import { CallLog, frozenCalls, runTraced, Tracer } from './block-world.ts';
 import type { CallContext } from './call-context.ts';
 import type { CallRecording } from './call-recording.ts';
 import type { ClientEvents } from './client-events.ts';
-import { copyArgs } from './entry-copy.ts';
+import { copyArgs, copyState } from './entry-copy.ts';
 import type { EntryPolicy } from './entry-policy.ts';
 import type { FailureReports } from './failure-reports.ts';
 import type { FirstCalls } from './first-calls.ts';
@@ -125,7 +125,7 @@ export class CallPath {
     }
     const sampled = --this.#countdown <= 0 && this.#sampleNow();
     if (sampled || this.#first.wants(ctx.id)) return this.#runRecorded(ctx, sampled);
-    const entry = this.#entry.any && this.#entry.copies(ctx.id) ? copyArgs(ctx.self === undefined ? ctx.args : [ctx.self, ...ctx.args]) : null;
+    const entry = this.#entry.any && this.#entry.copies(ctx.id) ? copyState(ctx.self, ctx.args) : null;
     let r: unknown;
     try {
       r = applyBlock(ctx);
@@ -151,7 +151,7 @@ export class CallPath {
   }
 
   #runWithEntry(id: string, description: string, fn: Function, self: unknown, args: unknown[]): unknown {
-    const entry = copyArgs(self === undefined ? args : [self, ...args]);
+    const entry = copyState(self, args);
     let r: unknown;
     try {
       r = fn.apply(self, args);
@@ -164,7 +164,7 @@ export class CallPath {
 
   /** A call that is sampled (`sampled`) or may be one of the block's first distinct calls. */
   #runRecorded(ctx: CallContext, sampled: boolean): unknown {
-    const entry = copyArgs(ctx.self === undefined ? ctx.args : [ctx.self, ...ctx.args]);
+    const entry = copyState(ctx.self, ctx.args);
     if (ctx.world !== undefined) ctx.usesEntry = copyArgs(ctx.world.values);
     let r: unknown;
     try {
@@ -280,13 +280,7 @@ export class CallPath {
       if (!run.ok && run.reason === 'unavailable') return this.#failures.failed(ctx, state, error, false);
       this.#outcomes.count(patch.id, 'threw');
       this.#failures.report(ctx, state, run.ok ? new Error(`suture: the patch ${contradicted}; the block's own error stands`) : run.error, patch.id);
-      if (left) {
-        try {
-          new StateWriteBack().applyArgs(target, left);
-        } catch {
-          /* best effort */
-        }
-      }
+      if (left) putBack(target, left);
       return this.#failures.failed(ctx, state, error, false);
     };
     if (async) return executor.runAsync(patch, target, input, world).then(settle);
@@ -308,13 +302,7 @@ export class CallPath {
       this.#outcomes.count(patch.id, 'threw');
       this.#failures.report(ctx, entry ?? copyArgs(target), error, patch.id);
     }
-    if (entry) {
-      try {
-        new StateWriteBack().applyArgs(target, entry);
-      } catch {
-        /* best effort */
-      }
-    }
+    if (entry) putBack(target, entry);
     if (ctx.tracer !== undefined) ctx.tracer = new Tracer(new CallLog());
     let r: unknown;
     try {
@@ -324,6 +312,15 @@ export class CallPath {
     }
     if (r instanceof Promise) return r.then(undefined, (err: unknown) => this.#failures.failed(ctx, entry, err, false));
     return r;
+  }
+}
+
+/** Writes `state` back onto the live `target` after a failed patch run; best effort (a frozen or exotic object may refuse). */
+function putBack(target: unknown[], state: unknown[]): void {
+  try {
+    new StateWriteBack().applyArgs(target, state);
+  } catch {
+    /* best effort */
   }
 }
 

@@ -223,3 +223,11 @@ export function copyArgs(args: readonly unknown[]): unknown[] {
   releaseSeen();
   return out;
 }
+
+/**
+ * A copy of a call's state: `[this, ...args]` when it has a receiver, else `args` (the shape
+ * failure reports, recordings and patch runs take).
+ */
+export function copyState(self: unknown, args: readonly unknown[]): unknown[] {
+  return copyArgs(self === undefined ? args : [self, ...args]);
+}

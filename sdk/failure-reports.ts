@@ -11,7 +11,7 @@ import type { ClientEvents } from './client-events.ts';
 import type { ResolvedOptions } from './client-options.ts';
 import { isRetryableStatus, type DaemonHttp } from './daemon-http.ts';
 import { DeliveryQueue } from './delivery-queue.ts';
-import { copyArgs } from './entry-copy.ts';
+import { copyState } from './entry-copy.ts';
 import type { EntryPolicy } from './entry-policy.ts';
 import { describeError } from './error-description.ts';
 import { parsePatch } from './manifest-shape.ts';
@@ -93,7 +93,7 @@ export class FailureReports {
     let ack: Promise<FailureAck | null> | null = null;
     try {
       // The state to report (and to run a patch on): on entry, or as the failed call left it.
-      const state = entry ?? copyArgs(ctx.self === undefined ? ctx.args : [ctx.self, ...ctx.args]);
+      const state = entry ?? copyState(ctx.self, ctx.args);
       ack = this.report(ctx, state, error, undefined, wait, this.#entry.failed(ctx.id, ctx.fn, entry !== null));
       if (wait && ack) return this.#waitForFix(ctx, state, error, ack, Date.now() + this.#o.waitForFix);
     } catch (err) {
