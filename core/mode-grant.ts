@@ -1,5 +1,5 @@
 import { createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
-import type { PatchMode } from './wire.ts';
+import type { PatchMode, SignedPatchFields } from './wire.ts';
 
 /**
  * The operator's decision to let a patch replace its block outright, signed by the daemon with the
@@ -9,12 +9,7 @@ import type { PatchMode } from './wire.ts';
  * verifies; anything else — no grant, a grant for another patch, a manifest edited on the way — runs
  * in `fallback` mode, where the patch never changes a call the block answers.
  */
-export interface ModeGrantFields {
-  id: string;
-  app: string;
-  blockId: string;
-  sourceHash: string;
-  version: number;
+export interface ModeGrantFields extends Pick<SignedPatchFields, 'id' | 'app' | 'blockId' | 'sourceHash' | 'version'> {
   mode: PatchMode;
 }
 
