@@ -20,6 +20,7 @@
 import { unknownFreeNames } from '../core/block-free-names.ts';
 import type { Encoded } from '../core/types.ts';
 import type { CallWorld, DependencyCall } from '../core/world.ts';
+import { dependencyError } from './error-description.ts';
 import { isPureHelper } from './function-facts.ts';
 import type { ReportEncoder, SnapshotEncoder } from './snapshot-encoder.ts';
 
@@ -424,11 +425,6 @@ export interface WorldParts {
   selfAfter?: unknown;
 }
 
-function errorOf(e: unknown): { name: string; message: string } {
-  if (e instanceof Error) return { name: e.name, message: e.message };
-  return { name: 'Error', message: String(e) };
-}
-
 /** The source of a function the engine may run as code instead of replaying (not native code). */
 function sourceOf(fn: unknown): string | undefined {
   if (typeof fn !== 'function') return undefined;
@@ -451,7 +447,7 @@ export function encodeWorld(encoder: Pick<SnapshotEncoder, 'encode' | 'encodeEac
   }
   const calls: DependencyCall[] = p.calls.map((c) => {
     const out: DependencyCall = { path: c.path, args: encoder.encodeEach(c.args), async: c.async };
-    if (c.threw) out.error = errorOf(c.error);
+    if (c.threw) out.error = dependencyError(c.error);
     else if (c.settled) out.result = encoder.encode(c.result);
     if (!(c.path in sources)) {
       const s = sourceOf(c.fn);

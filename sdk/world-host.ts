@@ -10,6 +10,7 @@
  * what it threw, or 'P' + the id of its promise, whose answer is asked for separately ({@link
  * WorldHost.await}, never rejects).
  */
+import { dependencyError } from './error-description.ts';
 import { callablePaths, callAt, type PatchWorld } from './live-world.ts';
 import { applyPatchAnswer } from './patch-answer.ts';
 import type { PatchRun } from './patch-executor.ts';
@@ -76,7 +77,7 @@ export class WorldHost {
       }
       return `R${this.#encoder.exact.stringify(this.#encoder.exact.encode(r))}`;
     } catch (error) {
-      return `E${JSON.stringify(errorData(error))}`;
+      return `E${JSON.stringify(dependencyError(error))}`;
     }
   }
 
@@ -88,7 +89,7 @@ export class WorldHost {
       const v = await p;
       return `R${this.#encoder.exact.stringify(this.#encoder.exact.encode(v))}`;
     } catch (error) {
-      return `E${JSON.stringify(errorData(error))}`;
+      return `E${JSON.stringify(dependencyError(error))}`;
     }
   }
 
@@ -125,9 +126,4 @@ export class WorldHost {
       return { ok: false, error, reason: 'threw' };
     }
   }
-}
-
-function errorData(e: unknown): { name: string; message: string } {
-  if (e instanceof Error) return { name: e.name, message: e.message };
-  return { name: 'Error', message: String(e) };
 }
