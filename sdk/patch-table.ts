@@ -1,5 +1,5 @@
 import { replaceGranted } from '../core/mode-grant.ts';
-import { verifyPatchSignature } from '../core/patch-signature.ts';
+import { canonicalPatchPayload, verifyPatchSignature } from '../core/patch-signature.ts';
 import type { PatchStatus } from '../core/patch-status.ts';
 import type { SourceHashCache } from '../core/source-hash.ts';
 import type { Manifest, ManifestPatch } from '../core/wire.ts';
@@ -71,7 +71,9 @@ export class PatchTable {
   }
 
   verify(patch: ManifestPatch): boolean {
-    const key = `${patch.id}\0${patch.version}\0${patch.signature}\0${patch.sourceHash}\0${patch.source.length}`;
+    // Keyed by the signature and everything it covers (the canonical payload): any field changed
+    // under a signature that verified once is a new entry, checked again.
+    const key = `${patch.signature}\0${canonicalPatchPayload(patch).toString('utf8')}`;
     let ok = this.#verified.get(key);
     if (ok === undefined) {
       ok = this.#o.publicKey !== undefined && verifyPatchSignature(patch, this.#o.publicKey);
