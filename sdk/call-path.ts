@@ -298,9 +298,11 @@ export class CallPath {
 
   /** A patch that throws (or hits a limit) counts against it and is reported; the call then gets the block's own behaviour. */
   #patchFailed(ctx: CallContext, patch: ManifestPatch, error: unknown, entry: unknown[] | null, target: unknown[], reason: Extract<PatchRun, { ok: false }>['reason']): unknown {
+    // `target` and `entry` hold the receiver slot always; reports take it only when there is a receiver.
+    const asState = (s: unknown[]) => (ctx.self === undefined ? s.slice(1) : s);
     if (reason !== 'unavailable') {
       this.#outcomes.count(patch.id, 'threw');
-      this.#failures.report(ctx, entry ?? copyArgs(target), error, patch.id);
+      this.#failures.report(ctx, asState(entry ?? copyArgs(target)), error, patch.id);
     }
     if (entry) putBack(target, entry);
     if (ctx.tracer !== undefined) ctx.tracer = new Tracer(new CallLog());
@@ -308,9 +310,9 @@ export class CallPath {
     try {
       r = applyBlock(ctx);
     } catch (err) {
-      return this.#failures.failed(ctx, entry, err, false);
+      return this.#failures.failed(ctx, entry && asState(entry), err, false);
     }
-    if (r instanceof Promise) return r.then(undefined, (err: unknown) => this.#failures.failed(ctx, entry, err, false));
+    if (r instanceof Promise) return r.then(undefined, (err: unknown) => this.#failures.failed(ctx, entry && asState(entry), err, false));
     return r;
   }
 }
