@@ -111,6 +111,17 @@ export const recordedBatch = (requestId = `cases-${++counter}`) => ({
   }],
 });
 
+/**
+ * The repair job `jobId` once it has completed, as read after completion: a job fetched before it
+ * finished and then found 'completed' by a second query still holds its old, empty returnvalue.
+ */
+export function completedJob(h: Harness, jobId: string, ms?: number) {
+  return until(async () => {
+    const j = await h.daemon.context.queue.getJob(jobId);
+    return j?.finishedOn !== undefined && (await j.getState()) === 'completed' ? j : null;
+  }, ms);
+}
+
 /** Polls `probe` until it returns a truthy value or `ms` pass. */
 export async function until<T>(probe: () => Promise<T | undefined | null | false>, ms = 20_000, every = 50): Promise<T> {
   const deadline = Date.now() + ms;

@@ -8,7 +8,7 @@ import type { CandidateReport } from '../../engine/repair-report.ts';
 import type { RepairJobReport } from '../../worker/repair-job-report.ts';
 import { OpenAiStubServer, completion, sendJson } from '../llm/openai-stub-server.ts';
 import { LABEL_CANDIDATES, LABEL_DESCRIPTION, LABEL_FAILING, LABEL_RECORDED, LABEL_SOURCE, type MixedCandidate } from '../llm/mixed-candidates.ts';
-import { ADMIN_TOKEN, startHarness, until, type Harness } from '../../testkit/service-harness.ts';
+import { ADMIN_TOKEN, completedJob, startHarness, type Harness } from '../../testkit/service-harness.ts';
 
 /**
  * Must hold: a real repair job (ingest HTTP API, daemon, BullMQ worker, sandbox, re-check, signing,
@@ -81,10 +81,7 @@ describe('a real repair job with an LLM endpoint answering a mix of correct, wro
     assert.equal(failure.status, 202);
     const ack = (await failure.json()) as { fingerprint: string; jobId: string };
     fingerprint = ack.fingerprint;
-    const job = await until(async () => {
-      const j = await h.daemon.context.queue.getJob(ack.jobId);
-      return (await j?.getState()) === 'completed' ? j : null;
-    }, 25_000);
+    const job = await completedJob(h, ack.jobId, 25_000);
     jobMs = Date.now() - started;
     assert.equal(job.returnvalue.ended, 'published', JSON.stringify(job.returnvalue));
     const res = await h.call(`/v1/admin/jobs/${ack.jobId}`, { token: ADMIN_TOKEN });

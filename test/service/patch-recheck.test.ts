@@ -7,7 +7,7 @@ import { recheckWinner } from '../../worker/patch-recheck.ts';
 import type { RepairJobReport } from '../../worker/repair-job-report.ts';
 import { SandboxPool } from '../../engine/sandbox/sandbox-pool.ts';
 import { OpenAiStubServer, completion, sendJson } from '../llm/openai-stub-server.ts';
-import { ADMIN_TOKEN, ORDER_TOTAL_SOURCE, failureReport, recordedBatch, startHarness, until } from '../../testkit/service-harness.ts';
+import { ADMIN_TOKEN, ORDER_TOTAL_SOURCE, failureReport, recordedBatch, completedJob, startHarness } from '../../testkit/service-harness.ts';
 
 /**
  * Must hold: a winner whose verdict in the search leans on state an earlier case left behind (here
@@ -97,10 +97,7 @@ test('worker: an LLM winner refused by the re-check is not signed or published; 
   const worker = await h.startWorker();
   assert.equal((await h.call('/v1/cases', { body: recordedBatch() })).status, 202);
   const { fingerprint, jobId } = await (await h.call('/v1/failures', { body: failureReport() })).json();
-  const finished = await until(async () => {
-    const j = await h.daemon.context.queue.getJob(jobId);
-    return (await j?.getState()) === 'completed' ? j : null;
-  }, 60_000);
+  const finished = await completedJob(h, jobId, 60_000);
   assert.equal(finished.returnvalue.ended, 'refused');
   // The two recorded calls with items get NaN; inputs the engine generated from them may differ too.
   const differing = finished.returnvalue.differing as { caseId: string; kind: string; search: string; recheck: string }[];

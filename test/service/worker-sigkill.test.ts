@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { publishPatch } from '../../worker/patch-publisher.ts';
-import { failureReport, recordedBatch, startHarness, until, type Harness } from '../../testkit/service-harness.ts';
+import { failureReport, recordedBatch, completedJob, startHarness, until, type Harness } from '../../testkit/service-harness.ts';
 import type { CandidateReport } from '../../engine/repair-report.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -74,10 +74,7 @@ test('a worker SIGKILLed mid-job: another worker finishes it, the bug gets one p
   const { patches } = await store.readPatches('shop');
   assert.equal(patches.length, 1, 'one patch version');
   assert.equal(patches[0].version, 1);
-  const finished = await until(async () => {
-    const j = await h.daemon.context.queue.getJob(fingerprint);
-    return (await j?.getState()) === 'completed' ? j : null;
-  });
+  const finished = await completedJob(h, fingerprint);
   assert.equal(finished.returnvalue.ended, 'published');
   await killGroup(second, 'SIGTERM');
 });
